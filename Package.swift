@@ -1,0 +1,77 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Settings every Junction target shares: Swift 6 strict concurrency, explicit `any`,
+/// and imports that stay internal unless a file says otherwise.
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Junction",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "Junction", targets: ["Junction"]),
+        .library(name: "JunctionCore", targets: ["JunctionCore"]),
+        .executable(name: "junction", targets: ["JunctionCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // The system Lua 5.4 (Debian: liblua5.4-dev) and the `jl_` shims for its macros.
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
+        ),
+        .target(
+            name: "JunctionCore",
+            dependencies: [.product(name: "Yams", package: "Yams")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "JunctionLua",
+            dependencies: ["CLua", "JunctionCore"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "Junction",
+            dependencies: ["JunctionCore", "JunctionLua"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "JunctionCLI",
+            dependencies: [
+                "Junction",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "JunctionCoreTests",
+            dependencies: ["JunctionCore"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "JunctionLuaTests",
+            dependencies: ["JunctionLua"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "JunctionTests",
+            dependencies: ["Junction"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "JunctionCLITests",
+            dependencies: ["JunctionCLI"],
+            resources: [.copy("Fixtures"), .copy("Snapshots")],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,155 @@
+/// The depth-first search over one namespace's trie. Children are tried from the most
+/// specific (constant) to the least (`**`), so the first hit is the most specific; a
+/// hit of lower priority than one already found is pruned by each subtree's maximum.
+/// The search backtracks: a branch that fails deeper down gives way to the next sibling.
+struct MatchSearch {
+    let trie: RouteTrie
+    let nodes: UnsafeBufferPointer<RouteTrie.Node>
+    let entries: UnsafeBufferPointer<RouteTrie.Entry>
+    /// Decoded segments, laid out one after another.
+    let text: UnsafeBufferPointer<UInt8>
+    /// `[start, end)` pairs into `text`, one per segment.
+    let segments: UnsafeBufferPointer<Int32>
+    let collectAll: Bool
+    let explain: Bool
+
+    private(set) var best: Int32 = -1
+    private var bestPriority = Int.min
+    private(set) var found: [Int32] = []
+    private(set) var rejections: [RouteTrie.Rejection] = []
+
+    init(
+        trie: RouteTrie, nodes: UnsafeBufferPointer<RouteTrie.Node>, entries: UnsafeBufferPointer<RouteTrie.Entry>,
+        text: UnsafeBufferPointer<UInt8>, segments: UnsafeBufferPointer<Int32>, collectAll: Bool, explain: Bool
+    ) {
+        self.trie = trie
+        self.nodes = nodes
+        self.entries = entries
+        self.text = text
+        self.segments = segments
+        self.collectAll = collectAll
+        self.explain = explain
+    }
+
+    private var segmentCount: Int { segments.count / 2 }
+
+    @inline(__always)
+    private func segment(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: text[Int(segments[index * 2])..<Int(segments[index * 2 + 1])])
+    }
+
+    /// Whether a subtree can still change the result.
+    @inline(__always)
+    private func worthVisiting(_ node: Int32) -> Bool {
+        collectAll || best < 0 || nodes[Int(node)].maxPriority > bestPriority
+    }
+
+    mutating func visit(_ index: Int32, depth: Int) {
+        let node = nodes[Int(index)]
+        if depth == segmentCount {
+            consider(node.terminalStart..<node.terminalEnd)
+            consider(node.catchAllStart..<node.catchAllEnd)
+            return
+        }
+        let current = segment(depth)
+        if node.hasConstants {
+            let child = constantChild(of: index, current)
+            if child >= 0, worthVisiting(child) { visit(child, depth: depth + 1) }
+        }
+        if !current.isEmpty {
+            if node.constrained >= 0, worthVisiting(node.constrained) { visit(node.constrained, depth: depth + 1) }
+            if node.parameter >= 0, worthVisiting(node.parameter) { visit(node.parameter, depth: depth + 1) }
+            if node.wildcard >= 0, worthVisiting(node.wildcard) { visit(node.wildcard, depth: depth + 1) }
+        }
+        consider(node.catchAllStart..<node.catchAllEnd)
+    }
+
+    @inline(__always)
+    private func constantChild(of node: Int32, _ key: UnsafeBufferPointer<UInt8>) -> Int32 {
+        if trie.caseSensitive || !Bytes.containsUppercaseASCII(key) && !key.contains(where: { $0 >= 0x80 }) {
+            return trie.constants.child(of: node, key: key)
+        }
+        // Fold the segment for a case-insensitive table.
+        let folded = String(decoding: key, as: UTF8.self).lowercased()
+        return folded.utf8.withContiguousStorageIfAvailable { trie.constants.child(of: node, key: $0) }
+            ?? Array(folded.utf8).withUnsafeBufferPointer { trie.constants.child(of: node, key: $0) }
+    }
+
+    private mutating func consider(_ range: Range<Int32>) {
+        for index in range {
+            let entry = entries[Int(index)]
+            if !collectAll, best >= 0, entry.priority <= bestPriority { continue }
+            guard passesChecks(entry, index) else { continue }
+            if collectAll {
+                found.append(index)
+            } else {
+                best = index
+                bestPriority = entry.priority
+            }
+        }
+    }
+
+    private mutating func passesChecks(_ entry: RouteTrie.Entry, _ index: Int32) -> Bool {
+        for (position, constraint) in entry.checks {
+            let bytes = segment(Int(position))
+            let passes: Bool
+            switch constraint {
+            case .type(let type):
+                passes = Self.converts(bytes, to: type)
+            case .regex(let source):
+                passes = trie.regexes[source]?.matchesWhole(String(decoding: bytes, as: UTF8.self)) ?? false
+            }
+            if !passes {
+                if explain {
+                    rejections.append(RouteTrie.Rejection(
+                        entry: index, segment: position, constraint: constraint,
+                        text: String(decoding: bytes, as: UTF8.self)))
+                }
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Whether a segment converts to `type`; integers without allocating.
+    private static func converts(_ bytes: UnsafeBufferPointer<UInt8>, to type: ParameterType) -> Bool {
+        guard type == .int else { return type.convert(String(decoding: bytes, as: UTF8.self)) != nil }
+        var i = 0
+        var negative = false
+        if i < bytes.count, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
+            negative = bytes[i] == UInt8(ascii: "-")
+            i += 1
+        }
+        guard i < bytes.count else { return false }
+        var value = 0
+        while i < bytes.count {
+            guard Bytes.isDigit(bytes[i]) else { return false }
+            let digit = Int(bytes[i] - UInt8(ascii: "0"))
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            if overflow1 || overflow2 { return false }
+            value = next
+            i += 1
+        }
+        return true
+    }
+
+    /// The captures of a hit, decoded segments as text.
+    func parameters(of entry: RouteTrie.Entry) -> PathParameters {
+        var pairs: [(String, String)] = []
+        pairs.reserveCapacity(entry.captures.count + 1)
+        for (name, position) in entry.captures {
+            pairs.append((name, String(decoding: segment(Int(position)), as: UTF8.self)))
+        }
+        if entry.catchAllFrom >= 0 {
+            let from = Int(entry.catchAllFrom)
+            if from < segmentCount {
+                let range = Int(segments[from * 2])..<Int(segments[segmentCount * 2 - 1])
+                pairs.append(("**", String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)))
+            } else {
+                pairs.append(("**", ""))
+            }
+        }
+        return PathParameters(pairs)
+    }
+}

@@ -1,0 +1,58 @@
+/// The compiled matcher: one trie per (scheme, origin host) namespace, flattened into
+/// arrays, immutable once built.
+struct RouteTrie: Sendable {
+    struct Node: Sendable {
+        var hasConstants = false
+        var constrained: Int32 = -1
+        var parameter: Int32 = -1
+        var wildcard: Int32 = -1
+        /// Entries whose pattern ends at this node.
+        var terminalStart: Int32 = 0
+        var terminalEnd: Int32 = 0
+        /// Entries whose pattern continues with `**` from this node.
+        var catchAllStart: Int32 = 0
+        var catchAllEnd: Int32 = 0
+        /// The highest priority of any entry in this subtree, for pruning.
+        var maxPriority = Int.min
+    }
+
+    /// A constraint on one segment, checked when a pattern's end is reached.
+    enum Constraint: Sendable {
+        case regex(String)
+        case type(ParameterType)
+    }
+
+    /// One expansion of one route's pattern.
+    struct Entry: Sendable {
+        var route: Int32
+        var priority: Int
+        var checks: [(segment: Int32, constraint: Constraint)]
+        var captures: [(name: String, segment: Int32)]
+        /// The segment where `**` starts, or -1.
+        var catchAllFrom: Int32
+    }
+
+    /// Where a namespace's trie starts.
+    struct Namespace: Sendable {
+        var scheme: [UInt8]?
+        var host: [UInt8]?
+        var root: Int32
+    }
+
+    var nodes: [Node]
+    var entries: [Entry]
+    var constants: ConstantIndex
+    var namespaces: [Namespace]
+    /// Compiled regexes by their text.
+    var regexes: [String: CompiledRegex]
+    var caseSensitive: Bool
+}
+
+/// A compiled regex that is safe to share: matching creates no shared mutable state.
+struct CompiledRegex: @unchecked Sendable {
+    let regex: Regex<AnyRegexOutput>
+
+    func matchesWhole(_ text: String) -> Bool {
+        (try? regex.wholeMatch(in: text)) != nil
+    }
+}

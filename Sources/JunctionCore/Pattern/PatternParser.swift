@@ -1,0 +1,216 @@
+/// Reads the text of a route pattern: origin, optional groups, segments.
+struct PatternParser {
+    /// Pattern text after group expansion, with each byte's offset in the original.
+    struct ExpandedPath: Sendable {
+        var bytes: [UInt8] = []
+        var offsets: [Int] = []
+        var offset: Int { offsets.first ?? 0 }
+    }
+
+    let text: String
+    private let bytes: [UInt8]
+    private(set) var hostOffset = 0
+
+    init(text: String) {
+        self.text = text
+        self.bytes = Array(text.utf8)
+    }
+
+    private func error(_ message: String, _ offset: Int) -> PatternSyntaxError {
+        PatternSyntaxError(message: message, offset: offset)
+    }
+
+    /// Splits `scheme://host` from the path: returns the lower-cased scheme (nil for a
+    /// global pattern), the host as written (nil when absent or empty) and where the path starts.
+    mutating func splitOrigin() throws(PatternSyntaxError) -> (scheme: String?, host: String?, pathStart: Int) {
+        var i = 0
+        var scheme: String?
+        if bytes.first != Bytes.slash {
+            while i < bytes.count, CharacterSets.table[Int(bytes[i])] & CharacterSets.scheme != 0 { i += 1 }
+            guard i > 0, Bytes.isAlpha(bytes[0]), bytes[i...].starts(with: "://".utf8)
+            else {
+                throw error("a pattern starts with \"/\" (any scheme) or \"scheme://\"", 0)
+            }
+            scheme = String(decoding: bytes[0..<i], as: UTF8.self).lowercased()
+            i += 1
+        }
+        guard bytes[i...].starts(with: "//".utf8) else { return (scheme, nil, i) }
+        i += 2
+        hostOffset = i
+        let start = i
+        while i < bytes.count, bytes[i] != Bytes.slash, bytes[i] != UInt8(ascii: "(") {
+            if bytes[i] == Bytes.at || (bytes[i] == Bytes.colon && i > start) || bytes[i] == Bytes.question || bytes[i] == Bytes.hash {
+                throw error("a pattern names a scheme, a host and a path; remove the userinfo, port, query or fragment", i)
+            }
+            i += 1
+        }
+        let host = String(decoding: bytes[start..<i], as: UTF8.self)
+        return (scheme, host.isEmpty ? nil : host, i)
+    }
+
+    /// Expands the optional groups of the path that starts at `start`: `/a(/b)(/c)` gives
+    /// `/a`, `/a/b`, `/a/c`, `/a/b/c` (each group left out first).
+    func expandGroups(from start: Int) throws(PatternSyntaxError) -> [ExpandedPath] {
+        var i = start
+        let expansions = try expandSequence(&i)
+        if i < bytes.count {
+            throw error("unbalanced \")\"; an optional group is written \"(/segment)\"", i)
+        }
+        return expansions
+    }
+
+    private func expandSequence(_ i: inout Int) throws(PatternSyntaxError) -> [ExpandedPath] {
+        var results = [ExpandedPath()]
+        func appendToAll(_ byte: UInt8, _ offset: Int) {
+            for k in results.indices {
+                results[k].bytes.append(byte)
+                results[k].offsets.append(offset)
+            }
+        }
+        var segmentStart = i
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: ")") { return results }  // the caller checks the balance
+            if byte == Bytes.slash { segmentStart = i + 1 }
+            if byte == UInt8(ascii: "(") {
+                if isParameterName(segmentStart..<i) {
+                    // `:name(regex)` — copy the regex through, parentheses balanced.
+                    let end = try regexEnd(from: i)
+                    for k in i..<end { appendToAll(bytes[k], k) }
+                    i = end
+                    continue
+                }
+                let open = i
+                i += 1
+                guard i < bytes.count, bytes[i] == Bytes.slash else {
+                    throw error("an optional group starts with \"/\": write \"(/segment)\"", open)
+                }
+                let inner = try expandSequence(&i)
+                guard i < bytes.count, bytes[i] == UInt8(ascii: ")") else {
+                    throw error("optional group is not closed; add \")\"", open)
+                }
+                i += 1
+                var combined: [ExpandedPath] = []
+                for prefix in results { combined.append(prefix) }
+                for prefix in results {
+                    for tail in inner {
+                        combined.append(ExpandedPath(bytes: prefix.bytes + tail.bytes, offsets: prefix.offsets + tail.offsets))
+                    }
+                }
+                guard combined.count <= RoutePattern.maximumExpansions else {
+                    throw error("optional groups expand to more than \(RoutePattern.maximumExpansions) patterns; split the route", open)
+                }
+                results = combined
+                continue
+            }
+            appendToAll(byte, i)
+            i += 1
+        }
+        return results
+    }
+
+    /// Whether `range` holds `:identifier`.
+    private func isParameterName(_ range: Range<Int>) -> Bool {
+        guard range.count >= 2, bytes[range.lowerBound] == Bytes.colon else { return false }
+        return bytes[(range.lowerBound + 1)..<range.upperBound].allSatisfy(Self.isIdentifierByte)
+    }
+
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        Bytes.isAlpha(byte) || Bytes.isDigit(byte) || byte == UInt8(ascii: "_")
+    }
+
+    /// The offset just past the `)` that closes the regex opened at `open`.
+    private func regexEnd(from open: Int) throws(PatternSyntaxError) -> Int {
+        var depth = 0
+        var i = open
+        var inClass = false
+        while i < bytes.count {
+            switch bytes[i] {
+            case UInt8(ascii: "\\"): i += 1
+            case UInt8(ascii: "[") where !inClass: inClass = true
+            case UInt8(ascii: "]") where inClass: inClass = false
+            case UInt8(ascii: "(") where !inClass: depth += 1
+            case UInt8(ascii: ")") where !inClass:
+                depth -= 1
+                if depth == 0 { return i + 1 }
+            default: break
+            }
+            i += 1
+        }
+        throw error("the regex of this parameter is not closed; add \")\"", open)
+    }
+
+    /// Splits an expanded path into segments.
+    func segments(of path: ExpandedPath) throws(PatternSyntaxError) -> [PatternSegment] {
+        let b = path.bytes
+        guard !b.isEmpty else { return [] }
+        guard b[0] == Bytes.slash else {
+            throw error("the path must start with \"/\"", path.offsets[0])
+        }
+        // Split on "/" outside regex parentheses.
+        var pieces: [Range<Int>] = []
+        var start = 1
+        var depth = 0
+        var i = 1
+        while i < b.count {
+            switch b[i] {
+            case UInt8(ascii: "\\"): i += 1
+            case UInt8(ascii: "("): depth += 1
+            case UInt8(ascii: ")"): depth -= 1
+            case Bytes.slash where depth == 0:
+                pieces.append(start..<i)
+                start = i + 1
+            default: break
+            }
+            i += 1
+        }
+        pieces.append(start..<b.count)
+        if pieces.count > 0, pieces[pieces.count - 1].isEmpty { pieces.removeLast() }  // trailing "/"
+        var segments: [PatternSegment] = []
+        for piece in pieces {
+            let offset = piece.isEmpty ? path.offsets[piece.lowerBound - 1] : path.offsets[piece.lowerBound]
+            guard !piece.isEmpty else {
+                throw error("empty segment (\"//\"); remove the extra \"/\"", offset)
+            }
+            segments.append(try segment(String(decoding: b[piece], as: UTF8.self), at: offset))
+        }
+        return segments
+    }
+
+    /// Reads one segment: `*`, `**`, `:name`, `:name(regex)` or a constant.
+    func segment(_ text: String, at offset: Int) throws(PatternSyntaxError) -> PatternSegment {
+        if text == "*" { return .wildcard }
+        if text == "**" { return .catchAll }
+        let b = Array(text.utf8)
+        if b.first == Bytes.colon {
+            var i = 1
+            while i < b.count, Self.isIdentifierByte(b[i]) { i += 1 }
+            let name = String(decoding: b[1..<i], as: UTF8.self)
+            guard !name.isEmpty, !Bytes.isDigit(b[1]) else {
+                throw error("a parameter needs a name of letters, digits and \"_\": \":id\"", offset)
+            }
+            if i == b.count { return .parameter(name: name, regex: nil) }
+            guard b[i] == UInt8(ascii: "("), b.last == UInt8(ascii: ")"), b.count - i > 2 else {
+                throw error("a parameter takes the whole segment: \":\(name)\" or \":\(name)(regex)\"", offset)
+            }
+            let regex = String(decoding: b[(i + 1)..<(b.count - 1)], as: UTF8.self)
+            do {
+                _ = try Regex(regex)
+            } catch {
+                throw self.error("regex \"\(regex)\" of parameter \"\(name)\" does not compile: \(error)", offset + i)
+            }
+            return .parameter(name: name, regex: regex)
+        }
+        if let star = b.firstIndex(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ")") }) {
+            throw error("\"\(Character(Unicode.Scalar(b[star])))\" inside a segment; \"*\" and \"**\" stand alone, \"(…)\" follows \":name\" or starts an optional group \"(/…)\"", offset + star)
+        }
+        let problem: (offset: Int, problem: PercentDecoding.Problem)? = b.withUnsafeBufferPointer {
+            PercentDecoding.firstProblem(in: $0, 0..<$0.count)
+        }
+        if let problem {
+            let what = problem.problem == .invalidEscape ? "invalid percent-escape" : "percent-escapes that are not UTF-8"
+            throw error("\(what) in \"\(text)\"", offset + problem.offset)
+        }
+        return .constant(b.withUnsafeBufferPointer { PercentDecoding.decodedString($0, plusAsSpace: false) })
+    }
+}

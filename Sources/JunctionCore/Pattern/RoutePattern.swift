@@ -1,0 +1,76 @@
+/// A route pattern, parsed and expanded: `scheme://host/seg/:param/:param(regex)/*/**`
+/// with optional groups `/the(/foo/:a)(/bar/:b)` expanded into every combination.
+struct RoutePattern: Sendable, Hashable {
+    /// The pattern as written.
+    let text: String
+    /// The scheme in lower case, or `nil` for a global pattern (`/user/:id`).
+    let scheme: String?
+    /// The origin host in lower case (`https://example.com/…`), or `nil` when the pattern
+    /// has no host or its host is read as the first path segment.
+    let host: String?
+    /// Every expansion of the optional groups, each a list of segments; the first is the
+    /// pattern with every group left out.
+    let expansions: [[PatternSegment]]
+
+    /// The most expansions one pattern may produce (6 independent groups).
+    static let maximumExpansions = 64
+
+    /// Parses a pattern.
+    /// - Parameters:
+    ///   - text: The pattern as written.
+    ///   - hostAsPath: When the host is the first path segment.
+    /// - Throws: `PatternSyntaxError` naming the offset in `text`.
+    init(_ text: String, hostAsPath: HostAsPath) throws(PatternSyntaxError) {
+        self.text = text
+        var parser = PatternParser(text: text)
+        let (scheme, authority, pathStart) = try parser.splitOrigin()
+        var host: String?
+        var hostSegment: String?
+        if let authority {
+            if hostAsPath.treatsAsPath(authority) {
+                hostSegment = authority
+            } else {
+                host = authority.lowercased()
+            }
+        }
+        self.scheme = scheme
+        self.host = host
+        let paths = try parser.expandGroups(from: pathStart)
+        var expansions: [[PatternSegment]] = []
+        for path in paths {
+            var segments: [PatternSegment] = []
+            if let hostSegment {
+                segments.append(try parser.segment(hostSegment, at: parser.hostOffset))
+            }
+            segments += try parser.segments(of: path)
+            if let index = segments.firstIndex(of: .catchAll), index != segments.count - 1 {
+                throw PatternSyntaxError(message: "\"**\" must be the last segment; use \"*\" for one segment in the middle", offset: path.offset)
+            }
+            var seen = Set<String>()
+            for case .parameter(let name, _) in segments where !seen.insert(name).inserted {
+                throw PatternSyntaxError(message: "parameter \"\(name)\" appears twice; give each parameter its own name", offset: 0)
+            }
+            expansions.append(segments)
+        }
+        self.expansions = expansions
+    }
+
+    /// Names of the captured parameters, in the order of the longest expansion.
+    var parameterNames: [String] {
+        var names: [String] = []
+        for expansion in expansions {
+            for case .parameter(let name, _) in expansion where !names.contains(name) {
+                names.append(name)
+            }
+        }
+        return names
+    }
+}
+
+/// A pattern that does not parse: what is wrong and where in the pattern text.
+struct PatternSyntaxError: Error, Sendable, Hashable {
+    /// What is wrong and what to do.
+    let message: String
+    /// UTF-8 offset into the pattern text.
+    let offset: Int
+}

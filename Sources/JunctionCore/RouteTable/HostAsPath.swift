@@ -1,0 +1,26 @@
+/// When a URL's host is read as the first path segment rather than as an origin.
+///
+/// Custom-scheme deep links put the page in the host (`myapp://user/42`), while
+/// universal links carry a real origin (`https://example.com/user/42`).
+public enum HostAsPath: String, Sendable, Hashable, CaseIterable {
+    /// A host without a dot that is not `localhost` is the first path segment
+    /// (`myapp://user/42` ≡ `/user/42`); a dotted host, `localhost` or an IP address
+    /// is an origin that the pattern's host must match.
+    case auto
+    /// Every non-empty host is the first path segment.
+    case always
+    /// A host is always an origin.
+    case never
+
+    /// Whether `host` (a registered name as written) is read as a path segment.
+    func treatsAsPath(_ host: String) -> Bool {
+        guard !host.isEmpty else { return false }
+        switch self {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            return !host.utf8.contains(Bytes.dot) && host.lowercased() != "localhost"
+                && !host.hasPrefix("[")
+        }
+    }
+}

@@ -1,0 +1,104 @@
+/// A validated, compiled route table: an immutable `Sendable` snapshot that matches
+/// URLs in time that grows with the URL's length, not the number of routes.
+///
+/// Build one with ``RouteTableBuilder``, from routes in code, or load one from YAML or
+/// JSON with ``RouteTable/load(contentsOf:)``.
+///
+/// Precedence is deterministic and independent of registration order except as the
+/// last tie-break: routes of the URL's own scheme before global (scheme-less) ones;
+/// then higher `priority`; then specificity segment by segment, left to right
+/// (constant > constrained parameter > parameter > `*` > `**`); then registration order.
+public struct RouteTable: Sendable {
+    /// How the table reads URLs.
+    public let options: RouteTableOptions
+    /// The routes, in registration order.
+    public let routes: [Route]
+    /// Findings that do not stop the table from working.
+    public let warnings: [Diagnostic]
+    let trie: RouteTrie
+    private let indexByName: [String: Int]
+
+    init(options: RouteTableOptions, routes: [Route], patterns: [RoutePattern], warnings: [Diagnostic]) {
+        self.options = options
+        self.routes = routes
+        self.warnings = warnings
+        self.trie = RouteTrie(routes: Array(zip(routes, patterns)), caseSensitive: options.caseSensitive)
+        self.indexByName = Dictionary(routes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Validates and compiles routes.
+    /// - Parameters:
+    ///   - routes: The routes, in registration order.
+    ///   - options: How URLs are read.
+    /// - Throws: `RouteTableError` with every problem found.
+    public init(routes: [Route], options: RouteTableOptions = RouteTableOptions()) throws(RouteTableError) {
+        var builder = RouteTableBuilder(options: options)
+        for route in routes { builder.add(route) }
+        self = try builder.build()
+    }
+
+    /// The route called `name`, or `nil`.
+    /// - Parameter name: A route name.
+    /// - Returns: The route.
+    public func route(named name: String) -> Route? {
+        indexByName[name].map { routes[$0] }
+    }
+
+    /// The best route for a URL.
+    /// - Parameter uri: The URL.
+    /// - Returns: The match, or `nil` when no route matches.
+    public func match(_ uri: URI) -> RouteMatch? {
+        let outcome = trie.search(uri, hostAsPath: options.hostAsPath, all: false, explain: false)
+        return outcome.hits.first.map { makeMatch($0, uri) }
+    }
+
+    /// Parses a URL and finds its best route.
+    /// - Parameter string: The URL.
+    /// - Returns: The match, or `nil` when no route matches.
+    /// - Throws: `URIError` when the URL does not parse.
+    public func match(_ string: String) throws(URIError) -> RouteMatch? {
+        match(try URI(string))
+    }
+
+    /// Every route that matches a URL, best first — for rules that decline a route and
+    /// fall through to the next.
+    /// - Parameter uri: The URL.
+    /// - Returns: The matches in precedence order.
+    public func matches(_ uri: URI) -> [RouteMatch] {
+        trie.search(uri, hostAsPath: options.hostAsPath, all: true, explain: false).hits.map { makeMatch($0, uri) }
+    }
+
+    /// Every matching route and every route a parameter constraint turned away.
+    /// - Parameter uri: The URL.
+    /// - Returns: The explanation.
+    public func explain(_ uri: URI) -> MatchExplanation {
+        let outcome = trie.search(uri, hostAsPath: options.hostAsPath, all: true, explain: true)
+        let rejections = outcome.rejections.map { rejection -> String in
+            let entry = trie.entries[Int(rejection.entry)]
+            let route = routes[Int(entry.route)]
+            let name = entry.captures.first { $0.segment == rejection.segment }?.name ?? "?"
+            let expected: String
+            switch rejection.constraint {
+            case .type(let type): expected = "must be \(type.rawValue)"
+            case .regex(let regex): expected = "must match /\(regex)/"
+            }
+            return "route \"\(route.name)\" (\(route.pattern)): parameter \"\(name)\" \(expected), got \"\(rejection.text)\""
+        }
+        var seen = Set<String>()
+        let host = uri.host ?? ""
+        let hostIsPath = !host.isEmpty && uri.hostKind == .registeredName && options.hostAsPath.treatsAsPath(host)
+        let path = uri.percentEncodedPath
+        return MatchExplanation(
+            uri: uri, candidates: outcome.hits.map { makeMatch($0, uri) },
+            rejections: rejections.filter { seen.insert($0).inserted },
+            namespaceFound: outcome.namespaceFound,
+            originText: host.isEmpty || hostIsPath ? nil : host,
+            routedPath: hostIsPath ? "/" + host + (path.hasPrefix("/") || path.isEmpty ? path : "/" + path) : path
+        )
+    }
+
+    private func makeMatch(_ hit: RouteTrie.Hit, _ uri: URI) -> RouteMatch {
+        let route = routes[Int(trie.entries[Int(hit.entry)].route)]
+        return RouteMatch(route: route, uri: uri, parameters: hit.parameters, plusAsSpace: options.plusAsSpace)
+    }
+}
