@@ -29,8 +29,9 @@ enum IPAddressSyntax {
     static func isIPv6(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var end = bytes.count
         if let zone = zoneStart(bytes) {
-            // ZoneID = 1*( unreserved / pct-encoded )
-            guard zone + 3 < bytes.count else { return false }
+            // "%25" ZoneID, ZoneID = 1*( unreserved / pct-encoded )
+            guard zone + 3 < bytes.count, bytes[zone + 1] == UInt8(ascii: "2"), bytes[zone + 2] == UInt8(ascii: "5")
+            else { return false }
             var i = zone + 3
             while i < bytes.count {
                 let byte = bytes[i]

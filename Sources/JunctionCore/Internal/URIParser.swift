@@ -32,6 +32,8 @@ struct URIParser {
             let byte = bytes[i]
             if byte == Bytes.colon { break }
             if byte == Bytes.slash || byte == Bytes.question || byte == Bytes.hash { i = n; break }
+            // Never valid, whether this turns out to be scheme or path: name it as what it is.
+            if Bytes.isControl(byte) { throw fail(.controlCharacter, at: i, detail: "U+\(hex4(byte))") }
             if CharacterSets.table[Int(byte)] & CharacterSets.scheme == 0 { schemeIsClean = false }
             i += 1
         }
@@ -50,6 +52,8 @@ struct URIParser {
             let start = position + 2
             var end = start
             while end < n, bytes[end] != Bytes.slash, bytes[end] != Bytes.question, bytes[end] != Bytes.hash {
+                // Here, so one in a port or an IP literal is named as such, not as a bad port or host.
+                if Bytes.isControl(bytes[end]) { throw fail(.controlCharacter, at: end, detail: "U+\(hex4(bytes[end]))") }
                 end += 1
             }
             try parseAuthority(start, end, into: &layout)
@@ -98,7 +102,8 @@ struct URIParser {
         var hostStart = start
         // userinfo "@" — the last "@" ends it, so "a@b@host" names "host" (an "@" inside
         // userinfo is an error in strict mode).
-        if let at = UnsafeBufferPointer(rebasing: bytes[start..<end]).lastIndex(of: Bytes.at) {
+        // Search the slice, not a rebased buffer: its indices are offsets into `bytes`.
+        if let at = bytes[start..<end].lastIndex(of: Bytes.at) {
             var sawEscape = false
             for j in start..<at {
                 try check(j, set: CharacterSets.userinfo, sawEscape: &sawEscape)
@@ -111,7 +116,7 @@ struct URIParser {
 
         var hostEnd: Int
         if hostStart < end, bytes[hostStart] == Bytes.openBracket {
-            guard let close = UnsafeBufferPointer(rebasing: bytes[hostStart..<end]).firstIndex(of: Bytes.closeBracket) else {
+            guard let close = bytes[hostStart..<end].firstIndex(of: Bytes.closeBracket) else {
                 throw fail(.invalidHost, at: hostStart, detail: "(\"[\" without \"]\")")
             }
             let literal = UnsafeBufferPointer(rebasing: bytes[(hostStart + 1)..<close])
@@ -124,6 +129,8 @@ struct URIParser {
                 guard IPAddressSyntax.isIPv6(literal) else {
                     throw fail(.invalidIPv6, at: hostStart, detail: "\"\(text(hostStart, close + 1))\"")
                 }
+                // A zone ID's escapes must decode to UTF-8 like any other, or `host` could not.
+                if literal.contains(Bytes.percent) { try validateEscapes(hostStart + 1, close) }
                 layout.hostKind = .ipv6
             }
             hostEnd = close + 1
@@ -138,8 +145,6 @@ struct URIParser {
                 let byte = bytes[hostEnd]
                 if byte == Bytes.percent {
                     sawEscape = true
-                } else if Bytes.isControl(byte) {
-                    throw fail(.controlCharacter, at: hostEnd)
                 } else if byte < 0x80 || strict {
                     guard CharacterSets.table[Int(byte)] & CharacterSets.regName != 0 else {
                         throw fail(.invalidHost, at: hostEnd, detail: "(\"\(text(hostEnd, hostEnd + 1))\" cannot appear in a host)")

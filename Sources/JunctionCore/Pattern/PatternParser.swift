@@ -141,7 +141,7 @@ struct PatternParser {
     }
 
     /// Splits an expanded path into segments.
-    func segments(of path: ExpandedPath) throws(PatternSyntaxError) -> [PatternSegment] {
+    func segments(of path: ExpandedPath) throws(PatternSyntaxError) -> [(segment: PatternSegment, offset: Int)] {
         let b = path.bytes
         guard !b.isEmpty else { return [] }
         guard b[0] == Bytes.slash else {
@@ -166,13 +166,13 @@ struct PatternParser {
         }
         pieces.append(start..<b.count)
         if pieces.count > 0, pieces[pieces.count - 1].isEmpty { pieces.removeLast() }  // trailing "/"
-        var segments: [PatternSegment] = []
+        var segments: [(segment: PatternSegment, offset: Int)] = []
         for piece in pieces {
             let offset = piece.isEmpty ? path.offsets[piece.lowerBound - 1] : path.offsets[piece.lowerBound]
             guard !piece.isEmpty else {
                 throw error("empty segment (\"//\"); remove the extra \"/\"", offset)
             }
-            segments.append(try segment(String(decoding: b[piece], as: UTF8.self), at: offset))
+            segments.append((try segment(String(decoding: b[piece], as: UTF8.self), at: offset), offset))
         }
         return segments
     }

@@ -38,19 +38,21 @@ struct RoutePattern: Sendable, Hashable {
         let paths = try parser.expandGroups(from: pathStart)
         var expansions: [[PatternSegment]] = []
         for path in paths {
-            var segments: [PatternSegment] = []
+            var segments: [(segment: PatternSegment, offset: Int)] = []
             if let hostSegment {
-                segments.append(try parser.segment(hostSegment, at: parser.hostOffset))
+                segments.append((try parser.segment(hostSegment, at: parser.hostOffset), parser.hostOffset))
             }
             segments += try parser.segments(of: path)
-            if let index = segments.firstIndex(of: .catchAll), index != segments.count - 1 {
-                throw PatternSyntaxError(message: "\"**\" must be the last segment; use \"*\" for one segment in the middle", offset: path.offset)
+            if let index = segments.firstIndex(where: { $0.segment == .catchAll }), index != segments.count - 1 {
+                throw PatternSyntaxError(message: "\"**\" must be the last segment; use \"*\" for one segment in the middle", offset: segments[index].offset)
             }
             var seen = Set<String>()
-            for case .parameter(let name, _) in segments where !seen.insert(name).inserted {
-                throw PatternSyntaxError(message: "parameter \"\(name)\" appears twice; give each parameter its own name", offset: 0)
+            for (segment, offset) in segments {
+                if case .parameter(let name, _) = segment, !seen.insert(name).inserted {
+                    throw PatternSyntaxError(message: "parameter \"\(name)\" appears twice; give each parameter its own name", offset: offset)
+                }
             }
-            expansions.append(segments)
+            expansions.append(segments.map(\.segment))
         }
         self.expansions = expansions
     }

@@ -26,6 +26,10 @@ struct RouteTableLoader {
             error("file is larger than \(Self.maximumFileSize >> 20) MiB; a route table should be far smaller", nil)
             return (options, routes)
         }
+        if let (line, column) = YAMLAliasScanner.firstAlias(in: text) {
+            diagnostics.append(Diagnostic(.error, "YAML aliases (\"*name\") are not allowed in a route table; write the value out (and quote text that starts with \"*\")", at: SourceLocation(file: file, line: line, column: column)))
+            return (options, routes)
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -160,11 +164,10 @@ struct RouteTableLoader {
                 let text = defaultNode.scalar?.string ?? ""
                 if defaultNode.scalar == nil {
                     error("default of \"\(name)\" must be a single value", defaultNode.mark)
+                } else if declaration.isRequired {
+                    error("parameter \"\(name)\" is required and has a default; a default makes it optional — drop one", defaultNode.mark)
                 } else if let value = declaration.type.convert(text) {
                     declaration.defaultValue = value
-                    if declaration.isRequired {
-                        error("parameter \"\(name)\" is required and has a default; a default makes it optional — drop one", defaultNode.mark)
-                    }
                 } else {
                     error("default \"\(text)\" of \"\(name)\" is not \(declaration.type.rawValue)", defaultNode.mark)
                 }
@@ -184,18 +187,11 @@ struct RouteTableLoader {
         return nodesVisited < Self.maximumNodes
     }
 
-    /// The pairs of a mapping, with duplicate keys reported (YAML parsers keep the last
-    /// silently; a route table must not).
+    /// The pairs of a mapping (Yams has refused duplicate keys already), counted
+    /// against the node budget.
     private mutating func pairs(of map: Node.Mapping) -> [(key: Node, value: Node)] {
-        var seen: [String: Node] = [:]
         var result: [(key: Node, value: Node)] = []
         for (key, value) in map where visit() {
-            let text = key.scalar?.string ?? "\(key)"
-            if let first = seen[text] {
-                error("duplicate key \"\(text)\" (first at line \(first.mark?.line ?? 0)); keep one", key.mark)
-                continue
-            }
-            seen[text] = key
             result.append((key, value))
         }
         return result
@@ -248,7 +244,7 @@ struct RouteTableLoader {
     }
 
     private mutating func unknownKey(_ key: Node, allowed: [String], in what: String) {
-        let text = key.scalar?.string ?? "\(key)"
+        let text = key.scalar?.string ?? "(not text)"
         error("unknown key \"\(text)\" in \(what); expected one of \(allowed.joined(separator: ", "))", key.mark)
     }
 
@@ -269,6 +265,9 @@ struct RouteTableLoader {
             error("not valid YAML or JSON: \(detail)", mark)
         case let .reader(problem, offset, _, _):
             error("cannot read the file: \(problem)\(offset.map { " at byte \($0)" } ?? "")", nil)
+        case let .duplicatedKeysInMapping(duplicates, context):
+            let keys = duplicates.map { "\"\($0)\"" }.joined(separator: ", ")
+            error("duplicate key \(keys) in this mapping; keep one", context.mark)
         default:
             error("not valid YAML or JSON: \(yaml)", nil)
         }

@@ -25,7 +25,7 @@ extension URI {
                     target.path = base.path
                     target.query = ref.query ?? base.query
                 } else {
-                    if ref.path.hasPrefix("/") {
+                    if ref.path.utf8.first == Bytes.slash {
                         target.path = Self.removingDotSegments(ref.path)
                     } else {
                         target.path = Self.removingDotSegments(Self.merge(base: base, path: ref.path))
@@ -57,41 +57,43 @@ extension URI {
     private static func merge(base: RawComponents, path: String) -> String {
         if base.authority != nil, base.path.isEmpty { return "/" + path }
         guard let slash = base.path.utf8.lastIndex(of: Bytes.slash) else { return path }
-        return String(base.path[...slash]) + path
+        return String(decoding: base.path.utf8[...slash], as: UTF8.self) + path
     }
 
     /// Removes `.` and `..` segments from a path (RFC 3986 §5.2.4).
     /// - Parameter path: A percent-encoded path.
     /// - Returns: The path without dot-segments.
     public static func removingDotSegments(_ path: String) -> String {
-        var input = Substring(path)
-        var output: [Substring] = []  // each element is "/seg" or (first, rootless) "seg"
+        // Byte-wise, not by Character: "/" or "." followed by a combining mark is one
+        // Character, but still a delimiter to RFC 3986.
+        var input = Substring(path).utf8
+        var output: [Substring.UTF8View] = []  // each element is "/seg" or (first, rootless) "seg"
         while !input.isEmpty {
-            if input.hasPrefix("../") {
+            if input.starts(with: "../".utf8) {
                 input = input.dropFirst(3)
-            } else if input.hasPrefix("./") {
+            } else if input.starts(with: "./".utf8) {
                 input = input.dropFirst(2)
-            } else if input.hasPrefix("/./") {
+            } else if input.starts(with: "/./".utf8) {
                 input = input.dropFirst(2)
-            } else if input == "/." {
-                input = "/"
-            } else if input.hasPrefix("/../") {
+            } else if input.elementsEqual("/.".utf8) {
+                input = Substring("/").utf8
+            } else if input.starts(with: "/../".utf8) {
                 input = input.dropFirst(3)
                 if !output.isEmpty { output.removeLast() }
-            } else if input == "/.." {
-                input = "/"
+            } else if input.elementsEqual("/..".utf8) {
+                input = Substring("/").utf8
                 if !output.isEmpty { output.removeLast() }
-            } else if input == "." || input == ".." {
-                input = ""
+            } else if input.elementsEqual(".".utf8) || input.elementsEqual("..".utf8) {
+                input = input.dropFirst(input.count)
             } else {
                 // Move the first segment, with its leading "/" if any, to the output.
-                let searchStart = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
-                let end = input[searchStart...].firstIndex(of: "/") ?? input.endIndex
+                let searchStart = input.first == Bytes.slash ? input.index(after: input.startIndex) : input.startIndex
+                let end = input[searchStart...].firstIndex(of: Bytes.slash) ?? input.endIndex
                 output.append(input[..<end])
                 input = input[end...]
             }
         }
-        return output.joined()
+        return String(decoding: output.joined(), as: UTF8.self)
     }
 }
 
@@ -121,11 +123,11 @@ private struct RawComponents {
         var path = self.path
         if let authority {
             text += "//" + authority
-        } else if path.hasPrefix("//") {
+        } else if path.utf8.starts(with: "//".utf8) {
             // Without an authority, "//x" would read as one: keep it a path.
             path = "/." + path
-        } else if scheme == nil, let colon = path.firstIndex(of: ":"),
-                  !path[..<colon].contains("/") {
+        } else if scheme == nil, let colon = path.utf8.firstIndex(of: Bytes.colon),
+                  !path.utf8[..<colon].contains(Bytes.slash) {
             // A first segment with ":" would read as a scheme.
             path = "./" + path
         }

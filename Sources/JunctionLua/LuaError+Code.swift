@@ -1,0 +1,45 @@
+extension LuaError {
+    /// The kind of a ``LuaError``: an open set of values, so new kinds can be added
+    /// without breaking code that switches over the known ones.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Kind: Sendable, Hashable {
+            case syntax
+            case runtime
+            case memory
+            case binaryChunkRefused
+            case conversion
+        }
+
+        private let kind: Kind
+
+        private init(_ kind: Kind) {
+            self.kind = kind
+        }
+
+        /// The chunk is not valid Lua source.
+        public static let syntax = Code(.syntax)
+
+        /// The chunk raised an error while running.
+        public static let runtime = Code(.runtime)
+
+        /// The state reached its memory limit.
+        public static let memory = Code(.memory)
+
+        /// The chunk is precompiled bytecode, which the sandbox never loads.
+        public static let binaryChunkRefused = Code(.binaryChunkRefused)
+
+        /// The chunk ran, but a value it returned has no ``LuaValue``.
+        public static let conversion = Code(.conversion)
+
+        /// The kind's name, such as `syntax`.
+        public var description: String {
+            switch kind {
+            case .syntax: "syntax"
+            case .runtime: "runtime"
+            case .memory: "memory"
+            case .binaryChunkRefused: "binaryChunkRefused"
+            case .conversion: "conversion"
+            }
+        }
+    }
+}
