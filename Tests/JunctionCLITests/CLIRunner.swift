@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// Runs the built `junction` executable and captures what it prints.
+struct CLIRunner {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The `junction` binary beside the test bundle (SwiftPM builds it for this target).
+    static var executable: URL {
+        let products = Bundle.main.bundleURL.lastPathComponent.hasSuffix(".xctest")
+            ? Bundle.main.bundleURL.deletingLastPathComponent()
+            : Bundle.main.bundleURL
+        return products.appendingPathComponent("junction")
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read before waiting so a full pipe cannot block the child.
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// A fixture's path, as the CLI will print it.
+    static func fixture(_ name: String) throws -> String {
+        try #require(Bundle.module.path(forResource: name, ofType: nil, inDirectory: "Fixtures"))
+    }
+
+    /// The repository's root, for the example bundle.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Compares `actual` with the golden file `Snapshots/NAME`; with
+    /// `JUNCTION_UPDATE_SNAPSHOTS=1` in the environment, rewrites the golden file instead.
+    static func expectSnapshot(_ actual: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Snapshots").appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["JUNCTION_UPDATE_SNAPSHOTS"] == "1" {
+            try actual.write(to: file, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: file, encoding: .utf8)
+        #expect(actual == expected, "output differs from Snapshots/\(name); rerun with JUNCTION_UPDATE_SNAPSHOTS=1 to accept", sourceLocation: sourceLocation)
+    }
+}
