@@ -15,7 +15,6 @@ struct RoutesCheckCommand: ParsableCommand {
     func run() throws {
         do {
             let table = try RouteTable.load(contentsOf: file)
-            for warning in table.warnings { print(warning) }
             let patterns = table.routes.count == 1 ? "1 route" : "\(table.routes.count) routes"
             print("\(file): ok, \(patterns)")
         } catch {

@@ -34,7 +34,9 @@ struct URIParser {
             if byte == Bytes.slash || byte == Bytes.question || byte == Bytes.hash { i = n; break }
             // Never valid, whether this turns out to be scheme or path: name it as what it is.
             if Bytes.isControl(byte) { throw fail(.controlCharacter, at: i, detail: "U+\(hex4(byte))") }
-            if CharacterSets.table[Int(byte)] & CharacterSets.scheme == 0 { schemeIsClean = false }
+            if !(Bytes.isAlpha(byte) || Bytes.isDigit(byte) || byte == Bytes.plus || byte == UInt8(ascii: "-") || byte == Bytes.dot) {
+                schemeIsClean = false
+            }
             i += 1
         }
         if i < n {

@@ -2,7 +2,7 @@
 /// (parent node, segment bytes), so a lookup hashes the URL's bytes in place and
 /// allocates nothing, whatever the number of routes.
 struct ConstantIndex: Sendable {
-    private struct Slot: Sendable {
+    fileprivate struct Slot: Sendable {
         var hash: UInt64
         var parent: Int32
         var child: Int32
@@ -37,22 +37,36 @@ struct ConstantIndex: Sendable {
         Bytes.hash(bytes, seed: UInt64(UInt32(bitPattern: parent)) &* 0x9E37_79B9_7F4A_7C15)
     }
 
-    /// The child of `parent` along the constant `key`, or `-1`.
-    @inline(__always)
-    func child(of parent: Int32, key: UnsafeBufferPointer<UInt8>) -> Int32 {
-        let hash = Self.hash(key, parent: parent)
-        return slots.withUnsafeBufferPointer { slots in
-            keys.withUnsafeBufferPointer { keys in
-                var index = Int(truncatingIfNeeded: hash) & mask
-                while true {
-                    let slot = slots[index]
-                    if slot.child < 0 { return -1 }
-                    if slot.hash == hash, slot.parent == parent,
-                       Bytes.equal(UnsafeBufferPointer(rebasing: keys[Int(slot.keyStart)..<Int(slot.keyStart + slot.keyLength)]), key) {
-                        return slot.child
-                    }
-                    index = (index + 1) & mask
+    /// The index's storage, borrowed for the length of one search so lookups touch no
+    /// reference counts.
+    struct Lookup {
+        fileprivate let slots: UnsafeBufferPointer<Slot>
+        fileprivate let keys: UnsafeBufferPointer<UInt8>
+        fileprivate let mask: Int
+
+        /// The child of `parent` along the constant `key`, or `-1`.
+        @inline(__always)
+        func child(of parent: Int32, key: UnsafeBufferPointer<UInt8>) -> Int32 {
+            let hash = ConstantIndex.hash(key, parent: parent)
+            var index = Int(truncatingIfNeeded: hash) & mask
+            while true {
+                let slot = slots[index]
+                if slot.child < 0 { return -1 }
+                if slot.hash == hash, slot.parent == parent,
+                   Bytes.equal(UnsafeBufferPointer(rebasing: keys[Int(slot.keyStart)..<Int(slot.keyStart + slot.keyLength)]), key) {
+                    return slot.child
                 }
+                index = (index + 1) & mask
+            }
+        }
+    }
+
+    /// Calls `body` with the index borrowed for lookups.
+    @inline(__always)
+    func withLookup<Result>(_ body: (Lookup) -> Result) -> Result {
+        slots.withUnsafeBufferPointer { slots in
+            keys.withUnsafeBufferPointer { keys in
+                body(Lookup(slots: slots, keys: keys, mask: mask))
             }
         }
     }

@@ -3,9 +3,11 @@
 /// hit of lower priority than one already found is pruned by each subtree's maximum.
 /// The search backtracks: a branch that fails deeper down gives way to the next sibling.
 struct MatchSearch {
-    let trie: RouteTrie
     let nodes: UnsafeBufferPointer<RouteTrie.Node>
     let entries: UnsafeBufferPointer<RouteTrie.Entry>
+    let constants: ConstantIndex.Lookup
+    let regexes: [String: CompiledRegex]
+    let caseSensitive: Bool
     /// Decoded segments, laid out one after another.
     let text: UnsafeBufferPointer<UInt8>
     /// `[start, end)` pairs into `text`, one per segment.
@@ -13,18 +15,23 @@ struct MatchSearch {
     let collectAll: Bool
     let explain: Bool
 
+    /// The best entry so far (when not collecting all), or -1.
     private(set) var best: Int32 = -1
     private var bestPriority = Int.min
-    private(set) var found: [Int32] = []
+    /// Every matching entry in visiting order (when collecting all).
+    var found: [Int32] = []
     private(set) var rejections: [RouteTrie.Rejection] = []
 
     init(
-        trie: RouteTrie, nodes: UnsafeBufferPointer<RouteTrie.Node>, entries: UnsafeBufferPointer<RouteTrie.Entry>,
+        nodes: UnsafeBufferPointer<RouteTrie.Node>, entries: UnsafeBufferPointer<RouteTrie.Entry>,
+        constants: ConstantIndex.Lookup, regexes: [String: CompiledRegex], caseSensitive: Bool,
         text: UnsafeBufferPointer<UInt8>, segments: UnsafeBufferPointer<Int32>, collectAll: Bool, explain: Bool
     ) {
-        self.trie = trie
         self.nodes = nodes
         self.entries = entries
+        self.constants = constants
+        self.regexes = regexes
+        self.caseSensitive = caseSensitive
         self.text = text
         self.segments = segments
         self.collectAll = collectAll
@@ -66,38 +73,38 @@ struct MatchSearch {
 
     @inline(__always)
     private func constantChild(of node: Int32, _ key: UnsafeBufferPointer<UInt8>) -> Int32 {
-        if trie.caseSensitive || !Bytes.containsUppercaseASCII(key) && !key.contains(where: { $0 >= 0x80 }) {
-            return trie.constants.child(of: node, key: key)
+        if caseSensitive || !Bytes.containsUppercaseASCII(key) && !key.contains(where: { $0 >= 0x80 }) {
+            return constants.child(of: node, key: key)
         }
         // Fold the segment for a case-insensitive table.
         let folded = String(decoding: key, as: UTF8.self).lowercased()
-        return folded.utf8.withContiguousStorageIfAvailable { trie.constants.child(of: node, key: $0) }
-            ?? Array(folded.utf8).withUnsafeBufferPointer { trie.constants.child(of: node, key: $0) }
+        return folded.utf8.withContiguousStorageIfAvailable { constants.child(of: node, key: $0) }
+            ?? Array(folded.utf8).withUnsafeBufferPointer { constants.child(of: node, key: $0) }
     }
 
     private mutating func consider(_ range: Range<Int32>) {
         for index in range {
-            let entry = entries[Int(index)]
-            if !collectAll, best >= 0, entry.priority <= bestPriority { continue }
-            guard passesChecks(entry, index) else { continue }
+            let priority = entries[Int(index)].priority
+            if !collectAll, best >= 0, priority <= bestPriority { continue }
+            guard entries[Int(index)].checks.isEmpty || passesChecks(of: index) else { continue }
             if collectAll {
                 found.append(index)
             } else {
                 best = index
-                bestPriority = entry.priority
+                bestPriority = priority
             }
         }
     }
 
-    private mutating func passesChecks(_ entry: RouteTrie.Entry, _ index: Int32) -> Bool {
-        for (position, constraint) in entry.checks {
+    private mutating func passesChecks(of index: Int32) -> Bool {
+        for (position, constraint) in entries[Int(index)].checks {
             let bytes = segment(Int(position))
             let passes: Bool
             switch constraint {
             case .type(let type):
                 passes = Self.converts(bytes, to: type)
             case .regex(let source):
-                passes = trie.regexes[source]?.matchesWhole(String(decoding: bytes, as: UTF8.self)) ?? false
+                passes = regexes[source]?.matchesWhole(String(decoding: bytes, as: UTF8.self)) ?? false
             }
             if !passes {
                 if explain {
@@ -134,22 +141,23 @@ struct MatchSearch {
         return true
     }
 
-    /// The captures of a hit, decoded segments as text.
-    func parameters(of entry: RouteTrie.Entry) -> PathParameters {
-        var pairs: [(String, String)] = []
-        pairs.reserveCapacity(entry.captures.count + 1)
-        for (name, position) in entry.captures {
-            pairs.append((name, String(decoding: segment(Int(position)), as: UTF8.self)))
+    /// The captures of an entry, decoded segments as text.
+    func parameters(of index: Int32) -> PathParameters {
+        let captures = entries[Int(index)].captures
+        let catchAllFrom = Int(entries[Int(index)].catchAllFrom)
+        var parameters: [PathParameters.Parameter] = []
+        parameters.reserveCapacity(captures.count + (catchAllFrom >= 0 ? 1 : 0))
+        for capture in captures {
+            parameters.append(.init(name: capture.name, value: String(decoding: segment(Int(capture.segment)), as: UTF8.self)))
         }
-        if entry.catchAllFrom >= 0 {
-            let from = Int(entry.catchAllFrom)
-            if from < segmentCount {
-                let range = Int(segments[from * 2])..<Int(segments[segmentCount * 2 - 1])
-                pairs.append(("**", String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)))
-            } else {
-                pairs.append(("**", ""))
+        if catchAllFrom >= 0 {
+            var value = ""
+            if catchAllFrom < segmentCount {
+                let range = Int(segments[catchAllFrom * 2])..<Int(segments[segmentCount * 2 - 1])
+                value = String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
             }
+            parameters.append(.init(name: "**", value: value))
         }
-        return PathParameters(pairs)
+        return PathParameters(parameters)
     }
 }

@@ -17,6 +17,10 @@ public struct PathParameters: Sendable, Hashable, RandomAccessCollection, Custom
         storage = pairs.map { Parameter(name: $0.0, value: $0.1) }
     }
 
+    init(_ parameters: [Parameter]) {
+        storage = parameters
+    }
+
     /// The first index.
     public var startIndex: Int { storage.startIndex }
     /// One past the last index.

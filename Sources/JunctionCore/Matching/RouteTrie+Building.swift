@@ -10,7 +10,7 @@ extension RouteTrie {
     }
 
     /// Compiles validated routes (in registration order) with their parsed patterns.
-    init(routes: [(route: Route, pattern: RoutePattern)], caseSensitive: Bool) {
+    convenience init(routes: [(route: Route, pattern: RoutePattern)], caseSensitive: Bool) {
         var growing: [GrowingNode] = []
         var namespaces: [Namespace] = []
         var entries: [Entry] = []

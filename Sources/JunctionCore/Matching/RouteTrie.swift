@@ -1,6 +1,7 @@
 /// The compiled matcher: one trie per (scheme, origin host) namespace, flattened into
-/// arrays, immutable once built.
-struct RouteTrie: Sendable {
+/// arrays, immutable once built. A class, so a search captures one reference rather
+/// than copying six arrays.
+final class RouteTrie: Sendable {
     struct Node: Sendable {
         var hasConstants = false
         var constrained: Int32 = -1
@@ -39,13 +40,25 @@ struct RouteTrie: Sendable {
         var root: Int32
     }
 
-    var nodes: [Node]
-    var entries: [Entry]
-    var constants: ConstantIndex
-    var namespaces: [Namespace]
+    let nodes: [Node]
+    let entries: [Entry]
+    let constants: ConstantIndex
+    let namespaces: [Namespace]
     /// Compiled regexes by their text.
-    var regexes: [String: CompiledRegex]
-    var caseSensitive: Bool
+    let regexes: [String: CompiledRegex]
+    let caseSensitive: Bool
+
+    init(
+        nodes: [Node], entries: [Entry], constants: ConstantIndex, namespaces: [Namespace],
+        regexes: [String: CompiledRegex], caseSensitive: Bool
+    ) {
+        self.nodes = nodes
+        self.entries = entries
+        self.constants = constants
+        self.namespaces = namespaces
+        self.regexes = regexes
+        self.caseSensitive = caseSensitive
+    }
 }
 
 /// A compiled regex that is safe to share: matching creates no shared mutable state.

@@ -13,15 +13,12 @@ public struct RouteTable: Sendable {
     public let options: RouteTableOptions
     /// The routes, in registration order.
     public let routes: [Route]
-    /// Findings that do not stop the table from working.
-    public let warnings: [Diagnostic]
     let trie: RouteTrie
     private let indexByName: [String: Int]
 
-    init(options: RouteTableOptions, routes: [Route], patterns: [RoutePattern], warnings: [Diagnostic]) {
+    init(options: RouteTableOptions, routes: [Route], patterns: [RoutePattern]) {
         self.options = options
         self.routes = routes
-        self.warnings = warnings
         self.trie = RouteTrie(routes: Array(zip(routes, patterns)), caseSensitive: options.caseSensitive)
         self.indexByName = Dictionary(routes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -48,8 +45,7 @@ public struct RouteTable: Sendable {
     /// - Parameter uri: The URL.
     /// - Returns: The match, or `nil` when no route matches.
     public func match(_ uri: URI) -> RouteMatch? {
-        let outcome = trie.search(uri, hostAsPath: options.hostAsPath, all: false, explain: false)
-        return outcome.hits.first.map { makeMatch($0, uri) }
+        trie.best(uri, hostAsPath: options.hostAsPath).map { makeMatch($0, uri) }
     }
 
     /// Parses a URL and finds its best route.
@@ -65,14 +61,14 @@ public struct RouteTable: Sendable {
     /// - Parameter uri: The URL.
     /// - Returns: The matches in precedence order.
     public func matches(_ uri: URI) -> [RouteMatch] {
-        trie.search(uri, hostAsPath: options.hostAsPath, all: true, explain: false).hits.map { makeMatch($0, uri) }
+        trie.all(uri, hostAsPath: options.hostAsPath, explain: false).hits.map { makeMatch($0, uri) }
     }
 
     /// Every matching route and every route a parameter constraint turned away.
     /// - Parameter uri: The URL.
     /// - Returns: The explanation.
     public func explain(_ uri: URI) -> MatchExplanation {
-        let outcome = trie.search(uri, hostAsPath: options.hostAsPath, all: true, explain: true)
+        let outcome = trie.all(uri, hostAsPath: options.hostAsPath, explain: true)
         let rejections = outcome.rejections.map { rejection -> String in
             let entry = trie.entries[Int(rejection.entry)]
             let route = routes[Int(entry.route)]

@@ -71,7 +71,7 @@ public struct RouteTableBuilder: Sendable {
             }
         }
         guard diagnostics.isEmpty else { throw RouteTableError(diagnostics) }
-        return RouteTable(options: options, routes: routes, patterns: patterns, warnings: [])
+        return RouteTable(options: options, routes: routes, patterns: patterns)
     }
 
     private func checkParameters(of route: Route, report: (String, SourceLocation?) -> Void) {

@@ -82,7 +82,7 @@ enum YAMLAliasScanner {
                 if pendingBlock == false, previous == "|" || previous == ">" { pendingBlock = true }
             case "#" where previous == "\n" || (i > 0 && (characters[i - 1] == " " || characters[i - 1] == "\t")):
                 inComment = true
-            case "'", "\"" where "\n-?:[{,".contains(previous):
+            case "'" where "\n-?:[{,".contains(previous), "\"" where "\n-?:[{,".contains(previous):
                 quote = c
             case "*" where "\n-?:[{,".contains(previous):
                 if i + 1 < characters.count, !" \t\n,[]{}".contains(characters[i + 1]) {

@@ -102,6 +102,7 @@ import Testing
         ("pattern: /b/*/c", false), ("pattern: /b/**", false), ("a: '*x'", false), ("a: \"*x\"", false),
         ("a: x # *x", false), ("a: |\n  *x\n  *y\nb: 1", false), ("a: >-\n  *x\n", false), ("a: 'it''s *x'", false),
         ("description: rate *high*", false), ("a: \"q\\\" *x\"", false), ("a: b*c", false),
+        ("a: it's\nb: *x", true),  // regression: an apostrophe inside text opened a quote and hid the alias
     ])
     func tellsAliasesFromStarsInText(_ yaml: String, _ isAlias: Bool) {
         #expect((YAMLAliasScanner.firstAlias(in: yaml) != nil) == isAlias, "\(yaml)")

@@ -1,0 +1,39 @@
+import Foundation
+
+/// The timing of one benchmark at one size: the median of its samples.
+struct Measurement {
+    /// `group.contender`, e.g. `match.junction`.
+    var name: String
+    /// The size the benchmark ran at (for `match`, the number of routes).
+    var n: Int
+    /// Median nanoseconds per operation.
+    var nanosecondsPerOperation: Double
+    /// The fastest sample, nanoseconds per operation.
+    var fastest: Double
+    /// The slowest sample, nanoseconds per operation.
+    var slowest: Double
+    /// Every sample, nanoseconds per operation, in the order taken (one per round).
+    var sampleNanoseconds: [Double]
+    /// How many samples were taken.
+    var samples: Int { sampleNanoseconds.count }
+    /// Operations timed in each sample.
+    var operationsPerSample: Int
+    /// What the benchmark's results added up to; printed so the work cannot be optimised away.
+    var checksum: Int
+
+    /// The median over rounds of this measurement's sample divided by `other`'s sample
+    /// of the same round. Samples of one round are taken moments apart, so this ratio
+    /// holds even when the machine changes speed during the run; a ratio of medians
+    /// would not.
+    /// - Parameter other: A measurement from the same interleaved run.
+    /// - Returns: The paired ratio.
+    func pairedRatio(to other: Measurement) -> Double {
+        let ratios = zip(sampleNanoseconds, other.sampleNanoseconds).map { $0 / $1 }.sorted()
+        return ratios.isEmpty ? .nan : ratios[ratios.count / 2]
+    }
+
+    /// `{"name": "match.junction", "n": 100, "ns_per_op": 123.4}`.
+    var jsonLine: String {
+        "{\"name\": \"\(name)\", \"n\": \(n), \"ns_per_op\": \(String(format: "%.1f", nanosecondsPerOperation))}"
+    }
+}

@@ -1,0 +1,3 @@
+import Foundation
+
+exit(BenchmarkCommand.run(arguments: Array(CommandLine.arguments.dropFirst())))
