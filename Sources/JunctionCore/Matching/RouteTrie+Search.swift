@@ -153,7 +153,7 @@ func withSearchInput<Result>(_ uri: URI, hostAsPath: HostAsPath, _ body: (Search
                 var origin: UnsafeBufferPointer<UInt8>?
                 var count = 0
                 if layout.hasAuthority, !host.isEmpty {
-                    if layout.hostKind == .registeredName, hostIsPath(host, hostAsPath) {
+                    if layout.hostKind == .registeredName, hostAsPath.treatsAsPath(host) {
                         bounds[0] = Int32(hostStart)
                         bounds[1] = Int32(used)
                         count = 1
@@ -208,14 +208,5 @@ func withSearchInput<Result>(_ uri: URI, hostAsPath: HostAsPath, _ body: (Search
                     segments: UnsafeBufferPointer(rebasing: bounds[0..<(count * 2)])))
             }
         }
-    }
-}
-
-/// `HostAsPath` over folded bytes: no dot and not `localhost` under `.auto`.
-private func hostIsPath(_ host: UnsafeBufferPointer<UInt8>, _ mode: HostAsPath) -> Bool {
-    switch mode {
-    case .always: return true
-    case .never: return false
-    case .auto: return !host.contains(Bytes.dot) && !(host.count == 9 && host.elementsEqual("localhost".utf8))
     }
 }

@@ -12,15 +12,19 @@ public enum HostAsPath: String, Sendable, Hashable, CaseIterable {
     /// A host is always an origin.
     case never
 
-    /// Whether `host` (a registered name as written) is read as a path segment.
+    /// Whether `host`, a registered name as written in a pattern, is read as a path segment.
     func treatsAsPath(_ host: String) -> Bool {
+        Array(host.lowercased().utf8).withUnsafeBufferPointer(treatsAsPath)
+    }
+
+    /// Whether `host`, a lower-cased registered name, is read as a path segment.
+    @inline(__always)
+    func treatsAsPath(_ host: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !host.isEmpty else { return false }
         switch self {
         case .always: return true
         case .never: return false
-        case .auto:
-            return !host.utf8.contains(Bytes.dot) && host.lowercased() != "localhost"
-                && !host.hasPrefix("[")
+        case .auto: return !host.contains(Bytes.dot) && !(host.count == 9 && host.elementsEqual("localhost".utf8))
         }
     }
 }
