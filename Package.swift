@@ -20,6 +20,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // The system Lua 5.4 (Debian: liblua5.4-dev) and the `jl_` shims for its macros.
@@ -35,7 +36,7 @@ let package = Package(
         ),
         .target(
             name: "JunctionLua",
-            dependencies: ["CLua", "JunctionCore"],
+            dependencies: ["CLua", "JunctionCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .target(

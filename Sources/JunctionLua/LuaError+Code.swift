@@ -8,6 +8,7 @@ extension LuaError {
             case memory
             case binaryChunkRefused
             case conversion
+            case instructionBudget
         }
 
         private let kind: Kind
@@ -28,8 +29,11 @@ extension LuaError {
         /// The chunk is precompiled bytecode, which the sandbox never loads.
         public static let binaryChunkRefused = Code(.binaryChunkRefused)
 
-        /// The chunk ran, but a value it returned has no ``LuaValue``.
+        /// The chunk ran, but a value it returned has no ``RuleValue``.
         public static let conversion = Code(.conversion)
+
+        /// The evaluation ran more VM instructions than its budget allows.
+        public static let instructionBudget = Code(.instructionBudget)
 
         /// The kind's name, such as `syntax`.
         public var description: String {
@@ -39,6 +43,7 @@ extension LuaError {
             case .memory: "memory"
             case .binaryChunkRefused: "binaryChunkRefused"
             case .conversion: "conversion"
+            case .instructionBudget: "instructionBudget"
             }
         }
     }

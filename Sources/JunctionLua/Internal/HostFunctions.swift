@@ -1,5 +1,13 @@
 internal import CLua
 
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
+
 /// The C functions the host gives Lua.
 ///
 /// A Lua error is a `longjmp`, which must not skip Swift code that still owns
@@ -7,31 +15,84 @@ internal import CLua
 /// creates any Swift value that needs releasing, and holds only raw pointers and
 /// integers while Lua may raise.
 enum HostFunctions {
-    /// Runs one ``SandboxPolicy/Step/openLibrary(_:_:)``.
-    ///
-    /// Arguments: the library's name (light userdata pointing at a C string) and its
-    /// `luaopen_` function. Returns nothing.
-    static let openLibrary: lua_CFunction = { state in
-        let name = lua_touserdata(state, 1).unsafelyUnwrapped.assumingMemoryBound(to: CChar.self)
-        // Pushes the library table, which the pcall's zero results then drop.
-        luaL_requiref(state, name, lua_tocfunction(state, 2), 1)
+    /// Opens ``SandboxPolicy/libraries``, each with `luaL_requiref`. Run in `lua_pcall`;
+    /// straight-line code, so no Swift value is alive when Lua raises.
+    static let openLibraries: lua_CFunction = { state in
+        let libraries = SandboxPolicy.libraries
+        luaL_requiref(state, cString(libraries.0.name), libraries.0.opener, 1)
+        luaL_requiref(state, cString(libraries.1.name), libraries.1.opener, 1)
+        luaL_requiref(state, cString(libraries.2.name), libraries.2.opener, 1)
+        luaL_requiref(state, cString(libraries.3.name), libraries.3.opener, 1)
+        luaL_requiref(state, cString(libraries.4.name), libraries.4.opener, 1)
+        jl_pop(state, 5)
         return 0
     }
 
-    /// Runs one ``SandboxPolicy/Step/assign(field:library:function:)``.
-    ///
-    /// Arguments: the library's global name (light userdata, or `nil` for the
-    /// globals), the field (light userdata), the value. Returns nothing.
-    static let assignField: lua_CFunction = { state in
-        if let library = lua_touserdata(state, 1) {
-            lua_getglobal(state, library.assumingMemoryBound(to: CChar.self))
-        } else {
-            jl_pushglobaltable(state)
-        }
-        lua_pushvalue(state, 3)
-        let field = lua_touserdata(state, 2).unsafelyUnwrapped.assumingMemoryBound(to: CChar.self)
-        lua_setfield(state, -2, field)
+    /// Runs ``SandboxPrelude`` with the host's functions and limits and keeps the bundle
+    /// environment and `seal` it returns in the registry. Run in `lua_pcall`; holds only
+    /// raw pointers and integers, since everything here may raise.
+    static let installPrelude: lua_CFunction = { state in
+        let context = SandboxContext.of(state)
+        let source = SandboxPrelude.source
+        let status = jl_loadtext(
+            state, UnsafeRawPointer(source.utf8Start).assumingMemoryBound(to: CChar.self), source.utf8CodeUnitCount,
+            cString(SandboxPrelude.chunkName))
+        if status != LUA_OK { return lua_error(state) }
+        lua_createtable(state, 0, 9)
+        setField(state, "tripped", tripped)
+        setField(state, "upvalues", upvalues)
+        setField(state, "raw_getmetatable", rawGetMetatable)
+        setField(state, "freeze_in_place", ReadOnlyTables.freezeInPlace)
+        setField(state, "is_readonly", ReadOnlyTables.isReadOnly)
+        setField(state, "print", print)
+        setField(state, "pattern_steps", context.pointee.limits.patternSteps)
+        setField(state, "move_elements", context.pointee.limits.moveElements)
+        setField(state, "memory", context.pointee.limits.memoryBytes)
+        jl_call(state, 1, 2)  // prelude(host) → env, seal
+        context.pointee.seal = luaL_ref(state, jl_registryindex())
+        context.pointee.environment = luaL_ref(state, jl_registryindex())
         return 0
+    }
+
+    /// `table[name] = function` for the table on top of the stack. May raise.
+    private static func setField(_ state: OpaquePointer?, _ name: StaticString, _ function: lua_CFunction) {
+        jl_pushcfunction(state, function)
+        lua_setfield(state, -2, cString(name))
+    }
+
+    /// `table[name] = value` for the table on top of the stack. May raise.
+    private static func setField(_ state: OpaquePointer?, _ name: StaticString, _ value: Int) {
+        lua_pushinteger(state, lua_Integer(value))
+        lua_setfield(state, -2, cString(name))
+    }
+
+    /// Moves its argument into the registry and returns the reference. Run in `lua_pcall`.
+    static let reference: lua_CFunction = { state in
+        lua_pushinteger(state, lua_Integer(luaL_ref(state, jl_registryindex())))
+        return 1
+    }
+
+    /// `tripped()`: whether the instruction budget is spent. Cannot raise.
+    static let tripped: lua_CFunction = { state in
+        lua_pushboolean(state, SandboxContext.of(state).pointee.tripped ? 1 : 0)
+        return 1
+    }
+
+    /// `upvalues(f)`: every upvalue of `f`, for sealing a bundle. Trusted code only.
+    static let upvalues: lua_CFunction = { state in
+        var count: Int32 = 0
+        while true {
+            luaL_checkstack(state, 1, nil)
+            guard lua_getupvalue(state, 1, count + 1) != nil else { break }
+            count += 1
+        }
+        return count
+    }
+
+    /// `raw_getmetatable(t)`: the metatable itself, ignoring `__metatable`. Trusted code only.
+    static let rawGetMetatable: lua_CFunction = { state in
+        if lua_getmetatable(state, 1) == 0 { lua_pushnil(state) }
+        return 1
     }
 
     /// The message handler of every evaluation: turns the error object into a
@@ -41,16 +102,22 @@ enum HostFunctions {
     /// other object is described by its type, never by `tostring`, whose `__tostring`
     /// could raise again or never return; a number keeps its value.
     static let messageHandler: lua_CFunction = { state in
-        if lua_type(state, 1) == LUA_TSTRING { return 1 }
-        // Level 0 is this handler; find the innermost frame with a line to report.
-        var level: Int32 = 1
-        var frame = lua_Debug()
-        while lua_getstack(state, level, &frame) != 0 {
-            _ = lua_getinfo(state, "l", &frame)
-            if frame.currentline > 0 { break }
-            level += 1
+        if lua_type(state, 1) == LUA_TSTRING {
+            // An error raised inside the sandbox's own wrappers (a C original's "bad
+            // argument" or "malformed pattern") names the prelude; name the rule instead.
+            var length = 0
+            let message = lua_tolstring(state, 1, &length).unsafelyUnwrapped
+            let prefix = SandboxPrelude.shownName
+            guard length > prefix.utf8CodeUnitCount,
+                  memcmp(message, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0,
+                  let separator = strstr(message + prefix.utf8CodeUnitCount, ": ")
+            else { return 1 }
+            luaL_where(state, ruleLevel(state))
+            jl_pushstring(state, separator + 2)
+            lua_concat(state, 2)
+            return 1
         }
-        luaL_where(state, level)  // pushes "chunk:line: ", or "" when no frame has a line
+        luaL_where(state, ruleLevel(state))  // pushes "chunk:line: ", or "" when no frame has a line
         if lua_type(state, 1) == LUA_TNUMBER {
             lua_pushvalue(state, 1)
             lua_concat(state, 2)
@@ -59,6 +126,23 @@ enum HostFunctions {
             jl_pushstring(state, jl_typename(state, 1))
             jl_pushstring(state, HostFunctions.cString(" value)"))
             lua_concat(state, 4)
+        }
+        return 1
+    }
+
+    /// The innermost stack level running rule code with a line to report: level 0 is
+    /// the message handler; C functions and the sandbox's own prelude are skipped.
+    private static func ruleLevel(_ state: OpaquePointer?) -> Int32 {
+        var level: Int32 = 1
+        var frame = lua_Debug()
+        let prelude = SandboxPrelude.chunkName
+        while lua_getstack(state, level, &frame) != 0 {
+            _ = lua_getinfo(state, "Sl", &frame)
+            let inPrelude = withUnsafeBytes(of: &frame.short_src) { source in
+                strcmp(source.baseAddress!.assumingMemoryBound(to: CChar.self), cString(prelude) + 1) == 0
+            }
+            if frame.currentline > 0, !inPrelude { return level }
+            level += 1
         }
         return 1
     }
@@ -94,7 +178,7 @@ enum HostFunctions {
     }
 
     /// The C string of a literal, with no temporary copy to free.
-    private static func cString(_ literal: StaticString) -> UnsafePointer<CChar> {
+    static func cString(_ literal: StaticString) -> UnsafePointer<CChar> {
         UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 }

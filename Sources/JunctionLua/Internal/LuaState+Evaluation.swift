@@ -1,42 +1,119 @@
 internal import CLua
 
 extension LuaState {
-    /// Loads `source` as a text chunk, runs it under `lua_pcall` and converts what it returns.
-    ///
-    /// The stack is back where it was on every path.
-    ///
-    /// - Throws: ``LuaError`` for a binary chunk, a syntax, runtime or memory error,
-    ///   or a result that does not convert.
-    func evaluate(source: String, chunkName: String) throws(LuaError) -> [LuaValue] {
+    /// Runs `call` — which must end in one `lua_pcall` and return its status — under
+    /// the instruction budget, and reports the instructions it used.
+    func budgeted(_ call: () -> Int32) -> (status: Int32, instructions: Int) {
+        context.pointee.instructionsUsed = 0
+        context.pointee.tripped = false
+        lua_sethook(handle, SandboxContext.countHook, LUA_MASKCOUNT, Int32(context.pointee.limits.instructionInterval))
+        let status = call()
+        lua_sethook(handle, nil, 0, 0)
+        return (status, context.pointee.instructionsUsed)
+    }
+
+    /// Loads `source` as a text chunk of the bundle, in the bundle's environment, and
+    /// runs it under the budget; its results are left above `base` on the stack.
+    /// - Returns: The stack index of the message handler (results follow it).
+    @discardableResult
+    func run(source: String, chunkName: String, results: Int32) throws(LuaError) -> Int32 {
         guard source.utf8.first != LUA_SIGNATURE.utf8.first else {
             throw LuaError(
                 code: .binaryChunkRefused, chunkName: chunkName, line: nil,
                 message: "refusing a binary (precompiled) chunk; rules must be Lua source text")
         }
-        let base = lua_gettop(handle)
-        // Drops the handler and the results or the error object. Only `lua_settop`
-        // over values this function pushed: nothing to close, so it cannot raise.
-        defer { lua_settop(handle, base) }
-        guard lua_checkstack(handle, 2) != 0 else {
-            throw LuaError(code: .memory, chunkName: chunkName, line: nil, message: outOfMemoryMessage)
-        }
+        guard lua_checkstack(handle, 3) != 0 else { throw memoryError(chunkName) }
+        let handler = lua_gettop(handle) + 1
         jl_pushcfunction(handle, HostFunctions.messageHandler)  // a light C function: cannot raise
-        var status = load(source, chunkName: chunkName)
-        if status == LUA_OK {
-            status = jl_pcall(handle, 0, LUA_MULTRET, base + 1)
+        let status = load(source, chunkName: chunkName)
+        guard status == LUA_OK else {
+            defer { lua_settop(handle, handler - 1) }
+            throw error(status: status, chunkName: chunkName)
         }
-        guard status == LUA_OK else { throw error(status: status, chunkName: chunkName) }
+        // _ENV is a Lua chunk's first upvalue: make it the bundle's environment.
+        lua_rawgeti(handle, jl_registryindex(), lua_Integer(context.pointee.environment))
+        _ = lua_setupvalue(handle, -2, 1)
+        let (callStatus, _) = budgeted { jl_pcall(handle, 0, results, handler) }
+        guard callStatus == LUA_OK else {
+            defer { lua_settop(handle, handler - 1) }
+            throw error(status: callStatus, chunkName: chunkName)
+        }
+        return handler
+    }
 
-        // Reading values makes no call that can raise; see `LuaValueReader`.
-        var values: [LuaValue] = []
-        for index in stride(from: base + 2, through: lua_gettop(handle), by: 1) {
-            var reader = LuaValueReader(state: handle, chunkName: chunkName, resultNumber: values.count + 1)
+    /// Runs a chunk and converts what it returns (for tests and tools).
+    func evaluate(source: String, chunkName: String, limits: RuleValueLimits = RuleValueLimits()) throws(LuaError) -> [RuleValue] {
+        let base = lua_gettop(handle)
+        defer { lua_settop(handle, base) }
+        let handler = try run(source: source, chunkName: chunkName, results: LUA_MULTRET)
+        var values: [RuleValue] = []
+        for index in stride(from: handler + 1, through: lua_gettop(handle), by: 1) {
+            var reader = RuleValueReader(state: handle, chunkName: chunkName, limits: limits)
             values.append(try reader.read(at: index))
         }
         return values
     }
 
-    /// Pushes the compiled chunk, or the error message when it returns non-zero.
+    /// Seals the bundle environment and returns its global functions, by name, with
+    /// the registry reference of the array that holds them in the same order.
+    func seal() throws(LuaError) -> (names: [String], functions: Int32) {
+        let base = lua_gettop(handle)
+        defer { lua_settop(handle, base) }
+        guard lua_checkstack(handle, 4) != 0 else { throw memoryError(Self.setupChunkName) }
+        jl_pushcfunction(handle, HostFunctions.messageHandler)
+        lua_rawgeti(handle, jl_registryindex(), lua_Integer(context.pointee.seal))
+        let (status, _) = budgeted { jl_pcall(handle, 0, 2, base + 1) }  // → functions, names
+        guard status == LUA_OK else { throw error(status: status, chunkName: "bundle") }
+        var names: [String] = []
+        let count = lua_rawlen(handle, -1)
+        if count > 0 {
+            for index in 1...count {
+                lua_rawgeti(handle, -1, lua_Integer(index))  // an existing string: no allocation
+                names.append(stringValue(at: -1))
+                jl_pop(handle, 1)
+            }
+        }
+        jl_pop(handle, 1)  // names; the functions array is on top
+        return (names, try reference(chunkName: "bundle"))
+    }
+
+    /// Pops the value on top of the stack into the registry and returns its reference.
+    /// `luaL_ref` may allocate, so it runs in a protected call.
+    func reference(chunkName: String) throws(LuaError) -> Int32 {
+        jl_pushcfunction(handle, HostFunctions.reference)
+        jl_insert(handle, -2)
+        let status = jl_pcall(handle, 1, 1, 0)
+        defer { jl_pop(handle, 1) }
+        guard status == LUA_OK else { throw error(status: status, chunkName: chunkName) }
+        return Int32(lua_tointegerx(handle, -1, nil))
+    }
+
+    /// Pushes the message handler and the function at `index` of the array `reference`
+    /// names, with room for `arguments`; the caller pushes them and calls
+    /// ``finishCall(handler:arguments:chunkName:limits:)``.
+    func startCall(function reference: Int32, at index: Int, arguments: Int32) throws(LuaError) -> Int32 {
+        guard lua_checkstack(handle, 4 + arguments) != 0 else { throw memoryError("rule") }
+        let handler = lua_gettop(handle) + 1
+        jl_pushcfunction(handle, HostFunctions.messageHandler)
+        lua_rawgeti(handle, jl_registryindex(), lua_Integer(reference))  // existing entries: no allocation
+        lua_rawgeti(handle, -1, lua_Integer(index))
+        jl_remove(handle, -2)
+        return handler
+    }
+
+    /// Calls the function above `handler` with the values on top as arguments, under the
+    /// budget, and converts its first result.
+    func finishCall(
+        handler: Int32, arguments: Int32, chunkName: String, limits: RuleValueLimits
+    ) throws(LuaError) -> (value: RuleValue, instructions: Int) {
+        defer { lua_settop(handle, handler - 1) }
+        let (status, instructions) = budgeted { jl_pcall(handle, arguments, 1, handler) }
+        guard status == LUA_OK else { throw error(status: status, chunkName: chunkName) }
+        var reader = RuleValueReader(state: handle, chunkName: chunkName, limits: limits)
+        return (try reader.read(at: -1), instructions)
+    }
+
+    /// Pushes the message-free load of `source` (or the error message).
     /// `lua_load` parses inside its own protected call, so it cannot raise.
     private func load(_ source: String, chunkName: String) -> Int32 {
         var source = source
@@ -50,23 +127,45 @@ extension LuaState {
         }
     }
 
-    /// The error for a failed load or call whose error object is on the top of the stack.
-    private func error(status: Int32, chunkName: String) -> LuaError {
+    /// The error for a failed load or call whose error object is on the top of the
+    /// stack. After a failure the collector runs, giving back a stack that deep
+    /// recursion grew and what the failed evaluation left behind.
+    func error(status: Int32, chunkName: String) -> LuaError {
+        defer { _ = jl_gc(handle, LUA_GCCOLLECT, 0) }
+        if context.pointee.tripped {
+            let (line, _) = Self.splitPosition(of: errorMessage(at: -1), chunkName: chunkName)
+            return LuaError(
+                code: .instructionBudget, chunkName: chunkName, line: line,
+                message: "instruction budget of \(context.pointee.limits.instructions) exceeded; "
+                    + "the rule runs too long (a loop that never ends?)")
+        }
         switch status {
         case LUA_ERRMEM:
-            return LuaError(code: .memory, chunkName: chunkName, line: nil, message: outOfMemoryMessage)
+            return memoryError(chunkName)
         case LUA_ERRSYNTAX:
             let (line, message) = Self.splitPosition(of: errorMessage(at: -1), chunkName: chunkName)
             return LuaError(code: .syntax, chunkName: chunkName, line: line, message: message)
         default:
             // LUA_ERRRUN, or LUA_ERRERR when the message handler itself failed.
             let (line, message) = Self.splitPosition(of: errorMessage(at: -1), chunkName: chunkName)
+            if message.hasPrefix("not enough memory") {
+                return memoryError(chunkName)
+            }
             return LuaError(code: .runtime, chunkName: chunkName, line: line, message: message)
         }
     }
 
-    private var outOfMemoryMessage: String {
-        "not enough memory: the chunk needs more than the sandbox's \(memoryLimit)-byte limit"
+    private func memoryError(_ chunkName: String) -> LuaError {
+        LuaError(
+            code: .memory, chunkName: chunkName, line: nil,
+            message: "memory budget exceeded: the sandbox may hold at most \(memoryLimit) bytes")
+    }
+
+    /// The string at `index`; the caller knows it is one.
+    private func stringValue(at index: Int32) -> String {
+        var length = 0
+        guard let bytes = lua_tolstring(handle, index, &length) else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
     }
 
     /// The error object at `index` as text, without calling `__tostring`: the message
@@ -75,9 +174,7 @@ extension LuaState {
         guard lua_type(handle, index) == LUA_TSTRING else {
             return "(error object is a \(String(cString: jl_typename(handle, index))) value)"
         }
-        var length = 0
-        let bytes = lua_tolstring(handle, index, &length)  // a string: no conversion, cannot raise
-        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+        return stringValue(at: index)
     }
 
     /// Splits `"chunk:line: message"` into line and message when it starts with the

@@ -2,8 +2,8 @@ internal import CLua
 
 /// One `lua_State` with the sandbox applied, and everything that lives as long as it.
 ///
-/// The state finds its owner through its extra space (``owner(of:)``), so C
-/// callbacks reach host context without globals. Lua states are single-threaded:
+/// The state finds its context through its extra space (``SandboxContext/of(_:)``), so
+/// C callbacks reach host values without globals. Lua states are single-threaded:
 /// this class is not `Sendable`.
 final class LuaState {
     /// The chunk name of errors raised while building the state.
@@ -17,33 +17,43 @@ final class LuaState {
 
     /// The allocator's accounting; outlives `handle`, because `lua_close` frees through it.
     private let budget: UnsafeMutablePointer<MemoryBudget>
+    let context: UnsafeMutablePointer<SandboxContext>
 
-    /// Creates a state whose heap may not exceed `memoryLimit` bytes and applies
-    /// ``SandboxPolicy/steps``.
+    /// Creates a state with `limits`, opens ``SandboxPolicy/libraries`` and runs the
+    /// ``SandboxPrelude``.
     ///
-    /// - Throws: ``LuaError/Code/memory`` when `memoryLimit` is too small to open the libraries.
-    init(memoryLimit: Int, printHandler: @escaping (String) -> Void) throws(LuaError) {
+    /// - Throws: ``LuaError/Code/memory`` when the memory limit is too small to build the sandbox.
+    init(limits: SandboxLimits, printHandler: @escaping (String) -> Void) throws(LuaError) {
         budget = .allocate(capacity: 1)
-        budget.initialize(to: MemoryBudget(limit: memoryLimit))
+        budget.initialize(to: MemoryBudget(limit: limits.memoryBytes))
+        context = .allocate(capacity: 1)
+        context.initialize(to: SandboxContext(limits: limits))
         guard let handle = lua_newstate(MemoryBudget.allocator, budget) else {
             budget.deallocate()
-            throw Self.setupMemoryError(limit: memoryLimit)
+            context.deallocate()
+            throw Self.setupMemoryError(limit: limits.memoryBytes)
         }
         self.handle = handle
         self.printHandler = printHandler
         lua_atpanic(handle, HostFunctions.panic)
-        jl_getextraspace(handle).unsafelyUnwrapped.storeBytes(
-            of: Unmanaged.passUnretained(self).toOpaque(), as: UnsafeMutableRawPointer.self)
+        jl_getextraspace(handle).unsafelyUnwrapped.storeBytes(of: context, as: UnsafeMutablePointer<SandboxContext>.self)
+        context.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         // A throw from here on still runs `deinit`, which closes the state.
-        for step in SandboxPolicy.steps {
-            try apply(step)
-        }
+        try runSetup(HostFunctions.openLibraries)
+        try runSetup(HostFunctions.installPrelude)
+    }
+
+    /// Creates a state with only a memory limit and default budgets.
+    convenience init(memoryLimit: Int, printHandler: @escaping (String) -> Void) throws(LuaError) {
+        try self.init(limits: SandboxLimits(memoryBytes: memoryLimit), printHandler: printHandler)
     }
 
     deinit {
         lua_close(handle)
         budget.deinitialize(count: 1)
         budget.deallocate()
+        context.deinitialize(count: 1)
+        context.deallocate()
     }
 
     /// The most bytes the state may hold.
@@ -55,42 +65,17 @@ final class LuaState {
     /// The `LuaState` that owns `handle`, for C callbacks. It is alive whenever Lua
     /// code runs, because only its methods run Lua code.
     static func owner(of handle: OpaquePointer?) -> LuaState {
-        let address = jl_getextraspace(handle).unsafelyUnwrapped.load(as: UnsafeMutableRawPointer.self)
-        return Unmanaged<LuaState>.fromOpaque(address).takeUnretainedValue()
+        Unmanaged<LuaState>.fromOpaque(SandboxContext.of(handle).pointee.owner.unsafelyUnwrapped).takeUnretainedValue()
     }
 
-    /// Runs one setup step inside `lua_pcall`. Outside the protected call only
-    /// non-allocating pushes happen (light C functions, light userdata, `nil`),
-    /// which cannot raise.
-    private func apply(_ step: SandboxPolicy.Step) throws(LuaError) {
-        guard lua_checkstack(handle, 4) != 0 else { throw Self.setupMemoryError(limit: memoryLimit) }
-        let argumentCount: Int32
-        switch step {
-        case .openLibrary(let name, let opener):
-            jl_pushcfunction(handle, HostFunctions.openLibrary)
-            lua_pushlightuserdata(handle, UnsafeMutableRawPointer(mutating: name.utf8Start))
-            jl_pushcfunction(handle, opener)
-            argumentCount = 2
-        case .assign(let field, let library, let function):
-            jl_pushcfunction(handle, HostFunctions.assignField)
-            if let library {
-                lua_pushlightuserdata(handle, UnsafeMutableRawPointer(mutating: library.utf8Start))
-            } else {
-                lua_pushnil(handle)
-            }
-            lua_pushlightuserdata(handle, UnsafeMutableRawPointer(mutating: field.utf8Start))
-            if let function {
-                jl_pushcfunction(handle, function)
-            } else {
-                lua_pushnil(handle)
-            }
-            argumentCount = 3
-        }
-        let status = jl_pcall(handle, argumentCount, 0, 0)
+    /// Runs one setup C function inside `lua_pcall`, with no budget (it is our code).
+    private func runSetup(_ function: lua_CFunction) throws(LuaError) {
+        guard lua_checkstack(handle, 2) != 0 else { throw Self.setupMemoryError(limit: memoryLimit) }
+        jl_pushcfunction(handle, function)  // a light C function: cannot raise
+        let status = jl_pcall(handle, 0, 0, 0)
         guard status == LUA_OK else {
             defer { jl_pop(handle, 1) }
             if status == LUA_ERRMEM { throw Self.setupMemoryError(limit: memoryLimit) }
-            // Unreachable with a well-formed policy; report rather than trap.
             throw LuaError(
                 code: .runtime, chunkName: Self.setupChunkName, line: nil,
                 message: "building the sandbox failed: \(errorMessage(at: -1))")
@@ -100,7 +85,6 @@ final class LuaState {
     private static func setupMemoryError(limit: Int) -> LuaError {
         LuaError(
             code: .memory, chunkName: setupChunkName, line: nil,
-            message: "not enough memory to open the standard libraries within the \(limit)-byte limit;"
-                + " raise the memory limit")
+            message: "not enough memory to build the sandbox within the \(limit)-byte limit; raise the memory limit")
     }
 }

@@ -1,14 +1,14 @@
-import JunctionLua
+@testable import JunctionLua
 import Synchronization
 import Testing
 
-@Suite struct LuaSandboxIsolationTests {
+@Suite struct ChunkIsolationTests {
     @Test(arguments: [
-        "io", "os", "package", "debug", "coroutine", "require", "dofile", "loadfile", "load", "collectgarbage",
-        "string.dump",
+        "io", "os", "package", "debug", "coroutine", "require", "dofile", "loadfile", "string.dump", "math.random",
+        "math.randomseed", "warn",
     ])
     func hidesUnsafeGlobals(expression: String) throws {
-        let sandbox = try LuaSandbox()
+        let sandbox = try LuaState(limits: SandboxLimits()) { _ in }
         #expect(try sandbox.evaluate(source: "return \(expression) == nil", chunkName: "globals.lua") == [true])
     }
 
@@ -17,13 +17,13 @@ import Testing
         "utf8.char",
     ])
     func keepsTheSafeLibraries(expression: String) throws {
-        let sandbox = try LuaSandbox()
+        let sandbox = try LuaState(limits: SandboxLimits()) { _ in }
         #expect(try sandbox.evaluate(source: "return type(\(expression))", chunkName: "globals.lua") == ["function"])
     }
 
     @Test func sendsPrintToTheHandler() throws {
         let lines = Mutex<[String]>([])
-        let sandbox = try LuaSandbox { line in lines.withLock { $0.append(line) } }
+        let sandbox = try LuaState(limits: SandboxLimits()) { line in lines.withLock { $0.append(line) } }
         _ = try sandbox.evaluate(
             source:
                 "print('open', 1, 2.5, nil, true) print() print(setmetatable({}, {__tostring = function() return 'T' end}))",
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func reportsAnErrorRaisedWhilePrinting() throws {
-        let sandbox = try LuaSandbox()
+        let sandbox = try LuaState(limits: SandboxLimits()) { _ in }
         let error = #expect(throws: LuaError.self) {
             try sandbox.evaluate(
                 source: "print(setmetatable({}, {__tostring = function() error('no text') end}))",
@@ -43,28 +43,30 @@ import Testing
     }
 
     @Test func capsMemoryAndRecovers() throws {
-        let sandbox = try LuaSandbox(memoryLimit: 1024 * 1024)
+        let sandbox = try LuaState(memoryLimit: 1024 * 1024) { _ in }
         let error = #expect(throws: LuaError.self) {
             try sandbox.evaluate(source: "local t = {} for i = 1, 1e7 do t[i] = i end", chunkName: "hog.lua")
         }
         #expect(error?.code == .memory)
-        #expect(
-            error?.description
-                == "hog.lua: not enough memory: the chunk needs more than the sandbox's 1048576-byte limit")
+        #expect(error?.description == "hog.lua: memory budget exceeded: the sandbox may hold at most 1048576 bytes")
         #expect(try sandbox.evaluate(source: "return 1 + 1", chunkName: "after.lua") == [2])
         #expect(sandbox.memoryInUse <= sandbox.memoryLimit)
     }
 
     @Test func capsMemoryOfASingleHugeString() throws {
-        let sandbox = try LuaSandbox(memoryLimit: 1024 * 1024)
-        let error = #expect(throws: LuaError.self) {
+        let sandbox = try LuaState(memoryLimit: 1024 * 1024) { _ in }
+        let refused = #expect(throws: LuaError.self) {
             try sandbox.evaluate(source: "return ('x'):rep(1 << 24)", chunkName: "rep.lua")
+        }
+        #expect(refused?.message == "string.rep: the result would be larger than the sandbox's memory budget")
+        let error = #expect(throws: LuaError.self) {
+            try sandbox.evaluate(source: "local s = ('x'):rep(1 << 18) return s .. s .. s .. s .. s", chunkName: "concat.lua")
         }
         #expect(error?.code == .memory)
     }
 
     @Test func refusesALimitTooSmallToOpenTheLibraries() {
-        let error = #expect(throws: LuaError.self) { try LuaSandbox(memoryLimit: 4096) }
+        let error = #expect(throws: LuaError.self) { try LuaState(memoryLimit: 4096) { _ in } }
         #expect(error?.code == .memory)
         #expect(error?.chunkName == "sandbox")
     }

@@ -1,0 +1,19 @@
+internal import CLua
+
+extension LuaState {
+    /// The stack's height.
+    var stackHeight: Int32 { lua_gettop(handle) }
+
+    /// Drops everything above `height`: only values this module pushed, with nothing to
+    /// close, so it cannot raise.
+    func reset(to height: Int32) { lua_settop(handle, height) }
+
+    /// Pushes copies of `count` values starting at `first`. `lua_pushvalue` does not
+    /// allocate; the caller has checked the stack's room.
+    func pushCopies(first: Int32, count: Int32) {
+        guard count > 0 else { return }
+        for index in first..<(first + count) {
+            lua_pushvalue(handle, index)
+        }
+    }
+}

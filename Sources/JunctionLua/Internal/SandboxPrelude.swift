@@ -1,0 +1,323 @@
+/// The sandbox's own Lua code: run once per state, as trusted code, before any rule.
+///
+/// It receives the host's functions, keeps the originals it wraps in upvalues no rule
+/// can reach (there is no `debug` library and no `string.dump`), builds the globals rules
+/// see, freezes them, and empties the real global table. It returns the bundle's
+/// environment (writable while the bundle loads) and `seal`, which freezes that
+/// environment and everything reachable from it once loading is done.
+///
+/// Guards, and why each exists:
+/// - `pcall`/`xpcall` re-raise once the instruction budget is tripped, so
+///   `while true do pcall(function() while true do end end) end` ends.
+/// - `string.find/match/gmatch/gsub` estimate the backtracking work of a pattern on a
+///   subject (start positions × the longest run each repeated item can take) and refuse
+///   above a limit: C functions cannot be interrupted by the instruction budget.
+/// - `string.rep` refuses results larger than the memory budget and returns `""` at once
+///   for empty pieces (Lua's own loop would spin `n` times copying nothing).
+/// - `table.move` refuses more than a bounded number of elements (its C loop writes
+///   nils without allocating); `table.insert/remove/concat/sort` on tables with a
+///   metatable run in Lua (so `__len`/`__index` tricks stay under the budget).
+/// - `setmetatable` refuses `__gc`; `rawset` refuses read-only tables; `load` compiles
+///   text only, in the rule's environment; `collectgarbage` answers `"count"` only.
+/// - `math.random`/`randomseed` are removed: a rule must decide the same way on every
+///   device and in the CLI (use `rollout`). `warn` is removed: it writes to stderr.
+enum SandboxPrelude {
+    static let chunkName: StaticString = "=junction/sandbox"
+    /// How Lua shows the chunk's name in messages: `junction/sandbox:LINE: …`.
+    static let shownName: StaticString = "junction/sandbox:"
+
+    static let source: StaticString = #"""
+    local host = ...
+    local tripped, upvalues = host.tripped, host.upvalues
+    local freeze_in_place, is_readonly, raw_getmetatable = host.freeze_in_place, host.is_readonly, host.raw_getmetatable
+    local PATTERN_STEPS, MOVE_ELEMENTS, MEMORY = host.pattern_steps, host.move_elements, host.memory
+    local BUDGET = "instruction budget exceeded"
+
+    local error, type, select, tostring, next, rawget, rawlen, getmetatable, assert =
+          error, type, select, tostring, next, rawget, rawlen, getmetatable, assert
+    local rawset, setmetatable, pcall, xpcall, load, collectgarbage =
+          rawset, setmetatable, pcall, xpcall, load, collectgarbage
+    local string, table, math, utf8 = string, table, math, utf8
+    local find, match, gmatch, gsub, rep, ssub, sformat =
+          string.find, string.match, string.gmatch, string.gsub, string.rep, string.sub, string.format
+    local insert, remove, concat, move, sort = table.insert, table.remove, table.concat, table.move, table.sort
+
+    -- Functions of the sandbox itself: `seal` does not walk into their upvalues.
+    local trusted = setmetatable({}, { __mode = "k" })
+    local function trust(f) trusted[f] = true; return f end
+
+    -- pcall / xpcall: once the budget is tripped, nothing may catch the error.
+    local checked = trust(function(ok, ...)
+      if tripped() then error(BUDGET, 0) end
+      return ok, ...
+    end)
+    local safe_pcall = trust(function(f, ...) return checked(pcall(f, ...)) end)
+    -- A budget error raised by the count hook runs the message handler while Lua has
+    -- hooks switched off (until the next pcall boundary restores them): a rule's handler
+    -- must not run then, or a loop in it would never be stopped.
+    local safe_xpcall = trust(function(f, handler, ...)
+      local guarded = trust(function(...)
+        if tripped() then return BUDGET end
+        return handler(...)
+      end)
+      return checked(xpcall(f, guarded, ...))
+    end)
+
+    -- Pattern functions: refuse work the budget could not interrupt.
+    local shapes, shape_count = {}, 0
+    local function set_end(p, i, n)  -- i at "["; returns the index of the closing "]"
+      local k = i + 1
+      if ssub(p, k, k) == "^" then k = k + 1 end
+      repeat
+        if k > n then return n end
+        local c = ssub(p, k, k)
+        k = k + 1
+        if c == "%" then k = k + 1 end
+      until ssub(p, k, k) == "]"
+      return k
+    end
+    -- The repeated items of a pattern: class text, or true for %b (may span the subject).
+    local function shape(p)
+      local found = shapes[p]
+      if found then return found end
+      local items, n, i = {}, #p, 1
+      if ssub(p, 1, 1) == "^" then i = 2 end
+      while i <= n do
+        local c = ssub(p, i, i)
+        local class, j
+        if c == "%" then
+          local d = ssub(p, i + 1, i + 1)
+          if d == "b" then
+            items[#items + 1] = true
+            i = i + 4
+          elseif d == "f" then
+            i = set_end(p, i + 2, n) + 1
+          else
+            class, j = ssub(p, i, i + 1), i + 2
+          end
+        elseif c == "[" then
+          j = set_end(p, i, n) + 1
+          class = ssub(p, i, j - 1)
+        elseif c == "(" or c == ")" then
+          i = i + 1
+        else
+          class, j = c, i + 1
+        end
+        if class then
+          local q = ssub(p, j, j)
+          if q == "*" or q == "+" or q == "-" then
+            items[#items + 1] = class
+            i = j + 1
+          elseif q == "?" then
+            i = j + 1
+          else
+            i = j
+          end
+        end
+      end
+      found = { anchored = ssub(p, 1, 1) == "^", items = items }
+      if shape_count >= 256 then shapes, shape_count = {}, 0 end
+      shapes[p], shape_count = found, shape_count + 1
+      return found
+    end
+    local function longest_run(s, class)
+      local best = 0
+      for run in gmatch(s, class .. "+") do
+        if #run > best then best = #run end
+      end
+      return best
+    end
+    local function check_pattern(name, s, p, can_anchor)
+      if type(s) ~= "string" or type(p) ~= "string" then return end  -- the original reports it
+      local sh = shape(p)
+      local count = #sh.items
+      if count == 0 then return end
+      local n = #s
+      local steps = (can_anchor and sh.anchored) and 1 or n + 1
+      if steps * (n + 1) ^ count <= PATTERN_STEPS then return end  -- cheap upper bound
+      for k = 1, count do
+        local item = sh.items[k]
+        steps = steps * ((item == true and n or longest_run(s, item)) + 1)
+        if steps > PATTERN_STEPS then
+          error(sformat("%s: pattern %q could take about %.0f steps on this %d-byte subject (the limit is %d); "
+            .. "anchor it, repeat fewer items, or shorten the subject", name, p, steps, n, PATTERN_STEPS), 3)
+        end
+      end
+    end
+    string.find = trust(function(s, p, init, plain)
+      if not plain then check_pattern("string.find", s, p, true) end
+      return find(s, p, init, plain)
+    end)
+    string.match = trust(function(s, p, init)
+      check_pattern("string.match", s, p, true)
+      return match(s, p, init)
+    end)
+    string.gmatch = trust(function(s, p, init)
+      check_pattern("string.gmatch", s, p, false)
+      return gmatch(s, p, init)
+    end)
+    string.gsub = trust(function(s, p, repl, n)
+      check_pattern("string.gsub", s, p, true)
+      return gsub(s, p, repl, n)
+    end)
+    local function length_of(v)
+      local t = type(v)
+      if t == "string" then return #v elseif t == "number" then return #tostring(v) end
+    end
+    string.rep = trust(function(s, n, sep)
+      local piece, separator = length_of(s), sep == nil and 0 or length_of(sep)
+      if piece and separator and type(n) == "number" and n >= 1 then
+        if piece + separator == 0 then return "" end
+        if n * (piece + separator) > MEMORY then
+          error("string.rep: the result would be larger than the sandbox's memory budget", 2)
+        end
+      end
+      return rep(s, n, sep)
+    end)
+    string.dump = nil
+
+    -- Table functions: C loops the budget cannot interrupt stay bounded.
+    table.move = trust(function(a1, f, e, t, a2)
+      if type(f) == "number" and type(e) == "number" and e - f + 1 > MOVE_ELEMENTS then
+        error(sformat("table.move: %.0f elements is more than the sandbox allows (%d)", e - f + 1, MOVE_ELEMENTS), 2)
+      end
+      return move(a1, f, e, t, a2)
+    end)
+    local function plain(t) return type(t) == "table" and getmetatable(t) == nil end
+    table.insert = trust(function(t, ...)
+      if plain(t) then return insert(t, ...) end
+      local count = select("#", ...)
+      local e = #t + 1
+      if count == 1 then t[e] = ...; return end
+      if count ~= 2 then error("wrong number of arguments to 'insert'", 2) end
+      local pos, v = ...
+      if type(pos) ~= "number" or pos < 1 or pos > e then error("bad argument #2 to 'insert' (position out of bounds)", 2) end
+      for i = e, pos + 1, -1 do t[i] = t[i - 1] end
+      t[pos] = v
+    end)
+    table.remove = trust(function(t, pos)
+      if plain(t) then return remove(t, pos) end
+      local size = #t
+      pos = pos or size
+      if size + 1 == pos then local v = t[pos]; t[pos] = nil; return v end
+      if size == 0 and (pos == 0 or pos == size) then return t[pos] end
+      if type(pos) ~= "number" or pos < 1 or pos > size + 1 then error("bad argument #2 to 'remove' (position out of bounds)", 2) end
+      local v = t[pos]
+      for i = pos, size - 1 do t[i] = t[i + 1] end
+      t[size] = nil
+      return v
+    end)
+    table.concat = trust(function(t, sep, i, j)
+      if plain(t) then return concat(t, sep, i, j) end
+      local buffer = {}
+      i, j = i or 1, j or #t
+      for k = i, j do buffer[#buffer + 1] = t[k] end
+      return concat(buffer, sep)
+    end)
+    table.sort = trust(function(t, less)
+      if plain(t) then return sort(t, less) end
+      local copy, size = {}, #t
+      for k = 1, size do copy[k] = t[k] end
+      sort(copy, less)
+      for k = 1, size do t[k] = copy[k] end
+    end)
+    math.random, math.randomseed = nil, nil
+
+    -- The globals rules see.
+    local env  -- the bundle's environment, set below
+    local G = {
+      assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs, select = select,
+      tonumber = tonumber, tostring = tostring, type = type, rawequal = rawequal, rawlen = rawlen,
+      rawget = rawget, getmetatable = getmetatable, _VERSION = _VERSION,
+      string = string, table = table, math = math, utf8 = utf8,
+      print = host.print, pcall = safe_pcall, xpcall = safe_xpcall,
+      setmetatable = trust(function(t, mt)
+        if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+          error("setmetatable: __gc finalizers are not allowed in rules", 2)
+        end
+        return setmetatable(t, mt)
+      end),
+      rawset = trust(function(t, k, v)
+        if is_readonly(t) then error("rawset: the table is read-only", 2) end
+        return rawset(t, k, v)
+      end),
+      collectgarbage = trust(function(option)
+        if option == "count" then return collectgarbage("count") end
+        error("collectgarbage: rules may only ask for \"count\"", 2)
+      end),
+      load = trust(function(chunk, name, mode, chunk_env)
+        if type(chunk) ~= "string" then error("load: rules may load only source text given as a string", 2) end
+        if mode ~= nil and mode ~= "t" then error("load: rules may load only text chunks (mode \"t\")", 2) end
+        if chunk_env ~= nil then error("load: a loaded chunk always runs in the rule's own environment", 2) end
+        return load(chunk, "=" .. (name and tostring(name) or "(load)"), "t", env)
+      end),
+    }
+    for _, f in next, G do if type(f) == "function" then trust(f) end end
+    for _, lib in next, { string, table, math, utf8 } do
+      for _, f in next, lib do if type(f) == "function" then trust(f) end end
+    end
+
+    -- `("x"):upper()` reaches the string table through the string metatable, which no
+    -- rule may see or change.
+    rawset(getmetatable(""), "__metatable", false)
+    for _, lib in next, { string, table, math, utf8, G } do freeze_in_place(lib) end
+
+    -- Nothing keeps using the real global table: empty it, so no path leads anywhere.
+    local real = _G
+    local keys = {}
+    for k in next, real do keys[#keys + 1] = k end
+    for k = 1, #keys do rawset(real, keys[k], nil) end
+
+    -- The bundle's environment: its globals during loading, then sealed.
+    env = setmetatable({}, { __index = G })
+    rawset(env, "_G", env)
+
+    -- Freezes `value` and everything reachable from it: tables (keys and values) and
+    -- the upvalues of functions that are not the sandbox's own. A table with a
+    -- metatable of the bundle's cannot be frozen without breaking it, so it is refused.
+    local function seal_value(value, seen, path)
+      local t = type(value)
+      if t == "table" then
+        if seen[value] or is_readonly(value) then return end
+        seen[value] = true
+        if raw_getmetatable(value) ~= nil then
+          error(sformat("%s: a table with a metatable cannot outlive the bundle's loading "
+            .. "(rules would share and change it between evaluations); create it inside the rule function", path), 0)
+        end
+        local items = {}
+        for k, v in next, value do items[#items + 1] = k; items[#items + 1] = v end
+        freeze_in_place(value)
+        for k = 1, #items, 2 do
+          local key = items[k]
+          local name = type(key) == "string" and (path .. "." .. key) or (path .. "[" .. tostring(key) .. "]")
+          seal_value(key, seen, path)
+          seal_value(items[k + 1], seen, name)
+        end
+      elseif t == "function" then
+        if seen[value] or trusted[value] then return end
+        seen[value] = true
+        local function each(...)
+          for k = 1, select("#", ...) do seal_value((select(k, ...)), seen, path .. " (upvalue " .. k .. ")") end
+        end
+        each(upvalues(value))
+      end
+    end
+    -- Seals the environment; returns the bundle's global functions and their names.
+    local seal = trust(function()
+      local seen = { [env] = true }
+      local items, functions, names = {}, {}, {}
+      for k, v in next, env do items[#items + 1] = k; items[#items + 1] = v end
+      freeze_in_place(env)  -- keeps its metatable on the backing: reads still reach G
+      for k = 1, #items, 2 do
+        local name, value = items[k], items[k + 1]
+        seal_value(value, seen, tostring(name))
+        if type(name) == "string" and type(value) == "function" then
+          functions[#functions + 1], names[#names + 1] = value, name
+        end
+      end
+      return functions, names
+    end)
+
+    return env, seal
+    """#
+}

@@ -1,0 +1,86 @@
+public import Logging
+import Synchronization
+
+/// Engines compiled from the same bundle, shared safely across tasks.
+///
+/// A Lua state is single-threaded, so each evaluation borrows an engine of its own:
+/// an idle one when there is one, otherwise a newly compiled one — an evaluation never
+/// waits for another. Up to `maximumIdle` engines are kept for reuse.
+///
+/// ```swift
+/// let pool = try RuleEnginePool(sources: sources)
+/// let result = try pool.withEngine { engine throws(LuaError) in
+///     try engine.evaluate("needs_login", arguments: [request, context])
+/// }
+/// ```
+public final class RuleEnginePool: Sendable {
+    /// The bundle's sources.
+    public let sources: [RuleSource]
+    /// The budgets of every engine.
+    public let limits: SandboxLimits
+    /// The value limits of every engine.
+    public let valueLimits: RuleValueLimits
+    /// The most idle engines kept.
+    public let maximumIdle: Int
+    private let logger: Logger
+    private let idle: Mutex<[EngineBox]>
+    private let created = Atomic<Int>(0)
+
+    /// Compiles the bundle once (so a broken bundle fails here) and keeps that engine.
+    /// - Parameters:
+    ///   - sources: The bundle's Lua files.
+    ///   - limits: Budgets of every engine.
+    ///   - valueLimits: Value limits of every engine.
+    ///   - maximumIdle: The most idle engines to keep; 8 by default.
+    ///   - logger: Receives `print` output.
+    /// - Throws: `LuaError` when the bundle does not compile.
+    public init(
+        sources: [RuleSource], limits: SandboxLimits = SandboxLimits(), valueLimits: RuleValueLimits = RuleValueLimits(),
+        maximumIdle: Int = 8, logger: Logger = Logger(label: "junction.lua")
+    ) throws(LuaError) {
+        precondition(maximumIdle > 0, "maximumIdle must be positive")
+        self.sources = sources
+        self.limits = limits
+        self.valueLimits = valueLimits
+        self.maximumIdle = maximumIdle
+        self.logger = logger
+        let first = try RuleEngine(sources: sources, limits: limits, valueLimits: valueLimits, logger: logger)
+        idle = Mutex([EngineBox(first)])
+        created.store(1, ordering: .relaxed)
+    }
+
+    /// How many engines the pool has compiled so far.
+    public var enginesCreated: Int { created.load(ordering: .relaxed) }
+
+    /// Lends `body` an engine no other task is using, and takes it back afterwards.
+    /// - Parameter body: Uses the engine; must not keep it.
+    /// - Returns: What `body` returns.
+    /// - Throws: `LuaError` when a new engine does not compile, or what `body` throws.
+    public func withEngine<Result>(_ body: (RuleEngine) throws(LuaError) -> Result) throws(LuaError) -> Result {
+        let box = try borrow()
+        defer { giveBack(box) }
+        return try body(box.engine)
+    }
+
+    private func borrow() throws(LuaError) -> EngineBox {
+        if let box = idle.withLock({ $0.popLast() }) { return box }
+        created.add(1, ordering: .relaxed)
+        return EngineBox(try RuleEngine(sources: sources, limits: limits, valueLimits: valueLimits, logger: logger))
+    }
+
+    private func giveBack(_ box: EngineBox) {
+        idle.withLock { engines in
+            if engines.count < maximumIdle { engines.append(box) }
+        }
+    }
+}
+
+/// An engine in transit between the pool and one borrower. Only the pool touches it,
+/// and only one task holds it at a time (it is in the idle list or lent out, never both).
+private final class EngineBox: @unchecked Sendable {
+    let engine: RuleEngine
+
+    init(_ engine: RuleEngine) {
+        self.engine = engine
+    }
+}

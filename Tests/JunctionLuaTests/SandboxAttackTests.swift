@@ -1,0 +1,168 @@
+import JunctionLua
+import Testing
+
+/// Each attack runs as a rule, must end in a clean, specific error, and must leave the
+/// engine working: the next evaluation is correct and nothing leaked into other rules.
+@Suite struct SandboxAttackTests {
+    struct Attack: CustomTestStringConvertible, Sendable {
+        let name: String
+        let body: String
+        let code: LuaError.Code
+        let message: String
+        var limits = SandboxLimits(instructions: 200_000)
+
+        var testDescription: String { name }
+    }
+
+    /// Memory attacks get a small heap and a large instruction budget, so memory runs out first.
+    static let memoryLimits = SandboxLimits(memoryBytes: 1 << 20, instructions: 50_000_000)
+
+    /// A bundle with the attack as `attack` and a witness that checks nothing changed.
+    static func engine(_ attack: Attack) throws -> RuleEngine {
+        try RuleEngine(sources: [RuleSource(name: "attack.lua", text: """
+            function attack(req, ctx)
+            \(attack.body)
+            end
+            function witness(req, ctx)
+              return string.upper("ok") .. math.floor(2.5) .. table.concat({ "a", "b" }) .. ("x"):rep(2)
+                .. tostring(getmetatable("")) .. type(req) .. tostring(req.n) .. tostring(counter)
+            end
+            """)], limits: attack.limits)
+    }
+
+    static let attacks: [Attack] = [
+        // Reaching the system.
+        Attack(name: "os.execute", body: "return os.execute('id')", code: .runtime, message: "attempt to index a nil value (global 'os')"),
+        Attack(name: "io.open", body: "return io.open('/etc/passwd')", code: .runtime, message: "attempt to index a nil value (global 'io')"),
+        Attack(name: "require", body: "return require('os')", code: .runtime, message: "attempt to call a nil value (global 'require')"),
+        Attack(name: "package.loadlib (CVE-2022-0543)", body: "return package.loadlib('/lib/x86_64-linux-gnu/liblua5.4.so.0', 'luaopen_os')", code: .runtime, message: "attempt to index a nil value (global 'package')"),
+        Attack(name: "debug", body: "return debug.getinfo(1)", code: .runtime, message: "attempt to index a nil value (global 'debug')"),
+        Attack(name: "dofile", body: "return dofile('/etc/passwd')", code: .runtime, message: "attempt to call a nil value (global 'dofile')"),
+        Attack(name: "loadfile", body: "return loadfile('/etc/passwd')", code: .runtime, message: "attempt to call a nil value (global 'loadfile')"),
+        Attack(name: "load with an environment", body: "return load('return 1', 'x', 't', { os = 1 })", code: .runtime, message: "load: a loaded chunk always runs in the rule's own environment"),
+        Attack(name: "load in binary mode", body: "return load('return 1', 'x', 'b')", code: .runtime, message: "load: rules may load only text chunks (mode \"t\")"),
+        Attack(name: "load of a binary chunk", body: "local f, err = load('\\27LuaT\\0\\25\\147\\13\\10\\26\\10'); error(err)", code: .runtime, message: "attempt to load a binary chunk (mode is 't')"),
+        Attack(name: "load of a reader function", body: "return load(function() return nil end)", code: .runtime, message: "load: rules may load only source text given as a string"),
+        Attack(name: "string.dump", body: "return string.dump(witness)", code: .runtime, message: "attempt to call a nil value (field 'dump')"),
+        Attack(name: "coroutines", body: "return coroutine.create(print)", code: .runtime, message: "attempt to index a nil value (global 'coroutine')"),
+        Attack(name: "collectgarbage", body: "collectgarbage('stop')", code: .runtime, message: "collectgarbage: rules may only ask for \"count\""),
+        Attack(name: "math.random", body: "return math.random()", code: .runtime, message: "attempt to call a nil value (field 'random')"),
+
+        // Running forever.
+        Attack(name: "while true", body: "while true do end", code: .instructionBudget, message: "instruction budget of 200000 exceeded"),
+        Attack(name: "inside pcall", body: "while true do pcall(function() while true do end end) end", code: .instructionBudget, message: "instruction budget"),
+        Attack(name: "inside nested pcall", body: "pcall(pcall, pcall, function() while true do end end)", code: .instructionBudget, message: "instruction budget"),
+        Attack(name: "pcall catching in a loop", body: "while true do pcall(error, 'x') end", code: .instructionBudget, message: "instruction budget"),
+        Attack(name: "xpcall with a looping handler", body: "xpcall(function() while true do end end, function() while true do end end)", code: .instructionBudget, message: "instruction budget"),
+        Attack(name: "xpcall handler that catches", body: "while true do xpcall(function() while true do end end, function(e) return e end) end", code: .instructionBudget, message: "instruction budget"),
+        Attack(name: "<close> handler", body: "local x <close> = setmetatable({}, { __close = function() while true do end end })\nerror('leave')", code: .instructionBudget, message: "instruction budget"),
+        Attack(name: "sort comparator", body: "table.sort({ 3, 2, 1 }, function(a, b) while true do end end)", code: .instructionBudget, message: "instruction budget"),
+        Attack(name: "gsub callback", body: "string.gsub('aaa', 'a', function() while true do end end)", code: .instructionBudget, message: "instruction budget"),
+        Attack(name: "__index loop", body: "local t = setmetatable({}, { __index = function() while true do end end }); return t.x", code: .instructionBudget, message: "instruction budget"),
+        Attack(name: "__len lie to table.insert", body: "local t = setmetatable({}, { __len = function() return 1 << 40 end }); table.insert(t, 1, 'x')", code: .instructionBudget, message: "instruction budget"),
+        Attack(name: "__len lie to table.concat", body: "local t = setmetatable({}, { __len = function() return 1 << 40 end, __index = function() return '' end }); return table.concat(t)", code: .instructionBudget, message: "instruction budget"),
+        Attack(name: "tail-call loop", body: "local function f() return f() end return f()", code: .instructionBudget, message: "instruction budget"),
+        Attack(name: "load-ed loop", body: "load('while true do end')()", code: .instructionBudget, message: "instruction budget"),
+
+        // C functions that cannot be interrupted.
+        Attack(name: "catastrophic backtracking", body: "return string.find(string.rep('a', 5000), '.-.-.-.-b')", code: .runtime, message: "string.find: pattern \".-.-.-.-b\" could take about"),
+        Attack(name: "backtracking through a method call", body: "return (string.rep('a', 3000)):match('a*a*a*b')", code: .runtime, message: "string.match: pattern \"a*a*a*b\" could take about"),
+        Attack(name: "backtracking in gsub", body: "return string.gsub(string.rep('ab', 3000), '.-.-x', '')", code: .runtime, message: "string.gsub: pattern"),
+        Attack(name: "backtracking in gmatch", body: "for m in string.gmatch(string.rep('a', 4000), 'a-a-b') do end", code: .runtime, message: "string.gmatch: pattern"),
+        Attack(name: "string.rep 2^40", body: "return string.rep('x', 2^40)", code: .runtime, message: "string.rep: the result would be larger than the sandbox's memory budget"),
+        Attack(name: "table.move of 2^40 nils", body: "return table.move({}, 1, 1 << 40, 2)", code: .runtime, message: "table.move: 1099511627776 elements is more than the sandbox allows"),
+
+        // Memory.
+        Attack(name: "table growth", body: "local t = {} for i = 1, 1e8 do t[i] = i end", code: .memory, message: "memory budget exceeded", limits: memoryLimits),
+        Attack(name: "string growth", body: "local s = 'x' while true do s = s .. s end", code: .memory, message: "memory budget exceeded", limits: memoryLimits),
+        Attack(name: "unbounded recursion", body: "local function f(n) return 1 + f(n + 1) end return f(1)", code: .memory, message: "memory budget exceeded", limits: memoryLimits),
+
+        // Tampering with what other rules use.
+        Attack(name: "assign string.upper", body: "string.upper = function() return 'pwned' end", code: .runtime, message: "attempt to modify a read-only table"),
+        Attack(name: "rawset string.upper", body: "rawset(string, 'upper', function() return 'pwned' end)", code: .runtime, message: "rawset: the table is read-only"),
+        Attack(name: "assign math.floor", body: "math.floor = nil", code: .runtime, message: "attempt to modify a read-only table"),
+        Attack(name: "string metatable", body: "getmetatable('').__index = {}", code: .runtime, message: "attempt to index a boolean value"),
+        Attack(name: "setmetatable on a library", body: "setmetatable(string, {})", code: .runtime, message: "cannot change a protected metatable"),
+        Attack(name: "assign a global", body: "counter = 1", code: .runtime, message: "attempt to modify a read-only table"),
+        Attack(name: "assign through _G", body: "_G.counter = 1", code: .runtime, message: "attempt to modify a read-only table"),
+        Attack(name: "rawset on _G", body: "rawset(_G, 'counter', 1)", code: .runtime, message: "rawset: the table is read-only"),
+        Attack(name: "change the request", body: "req.n = 2", code: .runtime, message: "attempt to modify a read-only table"),
+        Attack(name: "table.insert into a library", body: "table.insert(string, 'x')", code: .runtime, message: "attempt to modify a read-only table"),
+        Attack(name: "__gc finalizer", body: "setmetatable({}, { __gc = function() while true do end end })", code: .runtime, message: "setmetatable: __gc finalizers are not allowed in rules"),
+
+        // Results the host must survive.
+        Attack(name: "a cycle", body: "local t = {} t.self = t return t", code: .conversion, message: "cycle"),
+        Attack(name: "deep nesting", body: "local t = {} for i = 1, 100 do t = { t } end return t", code: .conversion, message: "deep"),
+        Attack(name: "a huge result", body: "local t = {} for i = 1, 20000 do t[i] = i end return t", code: .conversion, message: "values"),
+        Attack(name: "a function result", body: "return print", code: .conversion, message: "function"),
+        Attack(name: "a table error object", body: "error({})", code: .runtime, message: "(error object is a table value)"),
+        Attack(name: "a looping __tostring error object", body: "error(setmetatable({}, { __tostring = function() while true do end end }))", code: .runtime, message: "(error object is a table value)"),
+    ]
+
+    @Test(arguments: attacks)
+    func endsCleanlyAndLeavesTheEngineIntact(_ attack: Attack) throws {
+        let engine = try Self.engine(attack)
+        let request: RuleValue = ["n": 1]
+        let error = #expect(throws: LuaError.self) { try engine.evaluate("attack", arguments: [request, [:]]) }
+        #expect(error?.code == attack.code, "\(error?.description ?? "no error")")
+        #expect(error?.description.contains(attack.message) == true, "\(error?.description ?? "no error")")
+        // The next evaluation is correct and sees nothing the attack tried to change.
+        let witness = try engine.evaluate("witness", arguments: [request, [:]])
+        #expect(witness.value == "OK2abxxfalsetable1nil")
+        // And the attack fails the same way again: nothing it did stuck.
+        let again = #expect(throws: LuaError.self) { try engine.evaluate("attack", arguments: [request, [:]]) }
+        #expect(again?.code == attack.code)
+    }
+
+    @Test func ordinaryPatternsOnURLsStayAllowed() throws {
+        let engine = try RuleEngine(sources: [RuleSource(name: "ok.lua", text: """
+            function id(req)
+              local id, tab = req.path:match("^/user/(%d+)/(%w+)$")
+              local squeezed = string.gsub(req.title, "%s+", " ")
+              return id .. ":" .. tab .. ":" .. squeezed .. ":" .. select(2, string.gsub(req.path, "/", "/"))
+            end
+            """)])
+        let path = "/user/" + String(repeating: "1", count: 200) + "/posts"
+        let title = String(repeating: "a  b ", count: 400)
+        let result = try engine.evaluate("id", arguments: [["path": .string(path), "title": .string(title)]])
+        let squeezed = String(repeating: "a b ", count: 400)
+        #expect(result.value == .string(String(repeating: "1", count: 200) + ":posts:" + squeezed + ":3"))
+    }
+
+    @Test func findsNothingThatReachesTheSystem() throws {
+        // Walks everything a rule can reach from the libraries and the string metatable,
+        // and probes the globals by name.
+        let engine = try RuleEngine(sources: [RuleSource(name: "walk.lua", text: """
+            function walk()
+              local seen, names = {}, {}
+              local function visit(t, path)
+                if type(t) ~= "table" or seen[t] then return end
+                seen[t] = true
+                for k, v in pairs(t) do
+                  local name = path .. "." .. tostring(k)
+                  names[#names + 1] = name
+                  visit(v, name)
+                end
+              end
+              visit({ string = string, table = table, math = math, utf8 = utf8, G = _G, meta = getmetatable("") }, "")
+              for _, name in ipairs({ "os", "io", "package", "debug", "require", "dofile", "loadfile", "coroutine",
+                                      "warn", "module", "loadstring", "setfenv", "getfenv", "newproxy", "gcinfo" }) do
+                if _G[name] ~= nil then names[#names + 1] = "global " .. name end
+              end
+              table.sort(names)
+              return table.concat(names, " ")
+            end
+            """)])
+        let reachable = try engine.evaluate("walk").value
+        guard case .string(let names) = reachable else {
+            Issue.record("not a string: \(reachable)")
+            return
+        }
+        let list = names.split(separator: " ")
+        for forbidden in ["os", "io", "package", "debug", "require", "dofile", "loadfile", "loadlib", "dump", "coroutine", "random", "randomseed", "warn"] {
+            #expect(!list.contains { $0.hasSuffix("." + forbidden) || $0 == "global" }, "\(forbidden) is reachable")
+        }
+        #expect(!names.contains("global "), "\(names)")
+        #expect(list.contains("string.upper") == false && list.contains(".string.upper"))
+    }
+}
