@@ -9,6 +9,7 @@ extension LuaError {
             case binaryChunkRefused
             case conversion
             case instructionBudget
+            case sharedState
         }
 
         private let kind: Kind
@@ -35,6 +36,10 @@ extension LuaError {
         /// The evaluation ran more VM instructions than its budget allows.
         public static let instructionBudget = Code(.instructionBudget)
 
+        /// The bundle keeps state its evaluations could change — a table with a metatable
+        /// or a function assigning to a variable outside it — so it cannot be sealed.
+        public static let sharedState = Code(.sharedState)
+
         /// The kind's name, such as `syntax`.
         public var description: String {
             switch kind {
@@ -44,6 +49,7 @@ extension LuaError {
             case .binaryChunkRefused: "binaryChunkRefused"
             case .conversion: "conversion"
             case .instructionBudget: "instructionBudget"
+            case .sharedState: "sharedState"
             }
         }
     }

@@ -62,8 +62,14 @@ extension LuaState {
         guard lua_checkstack(handle, 4) != 0 else { throw memoryError(Self.setupChunkName) }
         jl_pushcfunction(handle, HostFunctions.messageHandler)
         lua_rawgeti(handle, jl_registryindex(), lua_Integer(context.pointee.seal))
-        let (status, _) = budgeted { jl_pcall(handle, 0, 2, base + 1) }  // → functions, names
-        guard status == LUA_OK else { throw error(status: status, chunkName: "bundle") }
+        let (status, _) = budgeted { jl_pcall(handle, 0, 3, base + 1) }  // → functions, names, reachable
+        guard status == LUA_OK else {
+            var failure = error(status: status, chunkName: "bundle")
+            if failure.code == .runtime { failure = LuaError(code: .sharedState, chunkName: "bundle", line: nil, message: failure.message) }
+            throw failure
+        }
+        try inspectFunctions(at: lua_gettop(handle))
+        jl_pop(handle, 1)
         var names: [String] = []
         let count = lua_rawlen(handle, -1)
         if count > 0 {
@@ -75,6 +81,34 @@ extension LuaState {
         }
         jl_pop(handle, 1)  // names; the functions array is on top
         return (names, try reference(chunkName: "bundle"))
+    }
+
+    /// Refuses the bundle when a function in the array at `index` assigns to a variable
+    /// that outlives one evaluation (see ``BytecodeInspector``).
+    private func inspectFunctions(at index: Int32) throws(LuaError) {
+        let count = lua_rawlen(handle, index)
+        guard count > 0 else { return }
+        for position in 1...count {
+            lua_rawgeti(handle, index, lua_Integer(position))  // an existing entry: no allocation
+            defer { jl_pop(handle, 1) }
+            let finding: BytecodeInspector.Finding?
+            do {
+                finding = try BytecodeInspector.inspectTop(of: handle)
+            } catch {
+                throw LuaError(
+                    code: .sharedState, chunkName: "bundle", line: nil,
+                    message: "cannot inspect the compiled rules: this Lua's bytecode format is not Lua 5.4's (\(error))")
+            }
+            if let finding {
+                let chunk = finding.source.hasPrefix("=") || finding.source.hasPrefix("@")
+                    ? String(finding.source.dropFirst()) : finding.source
+                throw LuaError(
+                    code: .sharedState, chunkName: chunk, line: finding.line,
+                    message: "the function defined here assigns to \"\(finding.variable)\", a variable outside it "
+                        + "that every evaluation shares; rules may not keep state between evaluations — "
+                        + "make it a local inside the function")
+            }
+        }
     }
 
     /// Pops the value on top of the stack into the registry and returns its reference.

@@ -296,15 +296,17 @@ enum SandboxPrelude {
       elseif t == "function" then
         if seen[value] or trusted[value] then return end
         seen[value] = true
+        seen.functions[#seen.functions + 1] = value
         local function each(...)
           for k = 1, select("#", ...) do seal_value((select(k, ...)), seen, path .. " (upvalue " .. k .. ")") end
         end
         each(upvalues(value))
       end
     end
-    -- Seals the environment; returns the bundle's global functions and their names.
+    -- Seals the environment; returns the bundle's global functions, their names, and
+    -- every function of the bundle reachable from it (for the host to inspect).
     local seal = trust(function()
-      local seen = { [env] = true }
+      local seen = { [env] = true, functions = {} }
       local items, functions, names = {}, {}, {}
       for k, v in next, env do items[#items + 1] = k; items[#items + 1] = v end
       freeze_in_place(env)  -- keeps its metatable on the backing: reads still reach G
@@ -315,7 +317,7 @@ enum SandboxPrelude {
           functions[#functions + 1], names[#names + 1] = value, name
         end
       end
-      return functions, names
+      return functions, names, seen.functions
     end)
 
     return env, seal

@@ -1,0 +1,198 @@
+import JunctionLua
+import Logging
+import Synchronization
+import Testing
+
+@Suite struct RuleEngineTests {
+    static func engine(_ text: String, name: String = "rules/main.lua", limits: SandboxLimits = SandboxLimits()) throws -> RuleEngine {
+        try RuleEngine(sources: [RuleSource(name: name, text: text)], limits: limits)
+    }
+
+    @Test func runsLoadTimeCodeAndCallsTheFunctionsItDefines() throws {
+        let engine = try Self.engine("""
+            local prefix = "/orders"
+            local function starts(s, p) return s:sub(1, #p) == p end
+            function needs_login(req, ctx)
+              return ctx.user == nil and starts(req.path, prefix)
+            end
+            function describe(req) return { path = req.path, segments = #req.segments, first = req.segments[1] } end
+            """)
+        #expect(Set(engine.functionNames) == ["needs_login", "describe"])
+        let request: RuleValue = ["path": "/orders/7", "segments": ["orders", "7"]]
+        #expect(try engine.evaluate("needs_login", arguments: [request, [:]]).value == true)
+        #expect(try engine.evaluate("needs_login", arguments: [request, ["user": "ann"]]).value == false)
+        #expect(try engine.evaluate("describe", arguments: [request]).value == ["path": "/orders/7", "segments": 2, "first": "orders"])
+    }
+
+    @Test func buildsSharedArgumentsOnceForSeveralCalls() throws {
+        let engine = try Self.engine("""
+            function a(req) return req.n + 1 end
+            function b(req) return req.n * 10 end
+            function c(req, ctx) return ctx.flag end
+            """)
+        let results = try engine.withArguments([["n": 4], ["flag": true]]) { calls throws(LuaError) in
+            [try calls.evaluate("a").value, try calls.evaluate("b").value, try calls.evaluate("c").value]
+        }
+        #expect(results == [5, 40, true])
+    }
+
+    @Test func reportsInstructionsUsed() throws {
+        let engine = try Self.engine("function spin(req) local x = 0 for i = 1, req.n do x = x + i end return x end")
+        let small = try engine.evaluate("spin", arguments: [["n": 10]])
+        let large = try engine.evaluate("spin", arguments: [["n": 100_000]])
+        #expect(small.value == 55)
+        #expect(small.instructions < 1_000)
+        #expect(large.instructions >= 200_000)
+    }
+
+    @Test func refusesToAssignGlobalsOrChangeLoadTimeTablesWhileEvaluating() throws {
+        let engine = try Self.engine("""
+            config = { limit = 3, tags = { "a" } }
+            function bump() config.limit = config.limit + 1 end
+            function tag() table.insert(config.tags, "b") end
+            function define() helper = function() end end
+            function read() return config.limit .. #config.tags end
+            """)
+        for function in ["bump", "tag", "define"] {
+            let error = #expect(throws: LuaError.self) { try engine.evaluate(function) }
+            #expect(error?.message.contains("attempt to modify a read-only table") == true, "\(function): \(error?.description ?? "")")
+        }
+        #expect(try engine.evaluate("read").value == "31")
+    }
+
+    @Test func refusesABundleWhoseFunctionAssignsASharedVariable() throws {
+        let error = #expect(throws: LuaError.self) {
+            try Self.engine("""
+                local hits = 0
+
+                function count(req)
+                  hits = hits + 1
+                  return hits
+                end
+                """, name: "rules/counter.lua")
+        }
+        #expect(error?.code == .sharedState)
+        #expect(error?.description == """
+            rules/counter.lua:3: the function defined here assigns to "hits", a variable outside it that every \
+            evaluation shares; rules may not keep state between evaluations — make it a local inside the function
+            """)
+    }
+
+    @Test func findsSharedAssignmentsInNestedAndHelperFunctions() throws {
+        let nested = #expect(throws: LuaError.self) {
+            try Self.engine("""
+                local seen = false
+                function rule() return (function() seen = true end)() end
+                """)
+        }
+        #expect(nested?.code == .sharedState)
+        let helper = #expect(throws: LuaError.self) {
+            try Self.engine("""
+                local last
+                local helpers = { remember = function(x) last = x end }
+                function rule(req) helpers.remember(req) end
+                """)
+        }
+        #expect(helper?.code == .sharedState)
+        #expect(helper?.message.contains("\"last\"") == true)
+    }
+
+    @Test func allowsFunctionsToAssignTheirOwnEvaluationsLocals() throws {
+        let engine = try Self.engine("""
+            function sorted(req)
+              local comparisons = 0
+              local items = { 3, 1, 2 }
+              table.sort(items, function(a, b) comparisons = comparisons + 1; return a < b end)
+              return items[1] .. items[2] .. items[3] .. ":" .. tostring(comparisons > 0)
+            end
+            """)
+        #expect(try engine.evaluate("sorted").value == "123:true")
+    }
+
+    @Test func refusesLoadTimeTablesWithMetatables() {
+        let error = #expect(throws: LuaError.self) {
+            try Self.engine("""
+                local Class = {}
+                Class.__index = Class
+                local instance = setmetatable({}, Class)
+                function rule() return instance end
+                """)
+        }
+        #expect(error?.code == .sharedState)
+        #expect(error?.message.contains("a table with a metatable cannot outlive the bundle's loading") == true)
+    }
+
+    @Test func reportsLoadingErrorsWithFileAndLine() {
+        let syntax = #expect(throws: LuaError.self) {
+            try RuleEngine(sources: [
+                RuleSource(name: "rules/a.lua", text: "function a() end"),
+                RuleSource(name: "rules/b.lua", text: "function b()\n  return =\nend"),
+            ])
+        }
+        #expect(syntax?.description == "rules/b.lua:2: unexpected symbol near '='")
+        let loop = #expect(throws: LuaError.self) {
+            try RuleEngine(sources: [RuleSource(name: "rules/spin.lua", text: "while true do end")], limits: SandboxLimits(instructions: 10_000))
+        }
+        #expect(loop?.code == .instructionBudget)
+        #expect(loop?.chunkName == "rules/spin.lua")
+    }
+
+    @Test func namesAnUnknownFunction() throws {
+        let engine = try Self.engine("function known() end")
+        let error = #expect(throws: LuaError.self) { try engine.evaluate("unknown") }
+        #expect(error?.message == "the bundle defines no function \"unknown\"")
+    }
+
+    @Test func sendsPrintToTheLogger() throws {
+        let lines = Lines()
+        let logger = Logger(label: "test") { _ in CapturingHandler(lines: lines) }
+        let engine = try RuleEngine(sources: [RuleSource(name: "p.lua", text: "function say(req) print('hello', req.n) end")], logger: logger)
+        _ = try engine.evaluate("say", arguments: [["n": 7]])
+        #expect(lines.all == ["hello\t7"])
+    }
+
+    @Test func lendsEachConcurrentEvaluationItsOwnEngine() async throws {
+        let pool = try RuleEnginePool(sources: [RuleSource(name: "sum.lua", text: """
+            function sum(req) local total = 0 for i = 1, #req.items do total = total + req.items[i] end return total end
+            """)], maximumIdle: 4)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for round in 0..<200 {
+                        let items = (0..<(task + round % 5)).map { RuleValue.int(Int64($0)) }
+                        let expected = Int64(items.count * (items.count - 1) / 2)
+                        let result = try pool.withEngine { engine throws(LuaError) in
+                            try engine.evaluate("sum", arguments: [["items": .array(items)]])
+                        }
+                        #expect(result.value == .int(expected))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(pool.enginesCreated <= 9)
+    }
+}
+
+/// Logged messages, shared between the handler's copies.
+private final class Lines: Sendable {
+    private let storage = Mutex<[String]>([])
+    func append(_ line: String) { storage.withLock { $0.append(line) } }
+    var all: [String] { storage.withLock { $0 } }
+}
+
+/// Collects logged messages.
+private struct CapturingHandler: LogHandler {
+    let lines: Lines
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lines.append("\(event.message)")
+    }
+}
