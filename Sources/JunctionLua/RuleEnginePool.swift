@@ -23,7 +23,7 @@ public final class RuleEnginePool: Sendable {
     /// The most idle engines kept.
     public let maximumIdle: Int
     private let logger: Logger
-    private let idle: Mutex<[EngineBox]>
+    private let idle: Locked<[EngineBox]>
     private let created = Atomic<Int>(0)
 
     /// Compiles the bundle once (so a broken bundle fails here) and keeps that engine.
@@ -45,7 +45,7 @@ public final class RuleEnginePool: Sendable {
         self.maximumIdle = maximumIdle
         self.logger = logger
         let first = try RuleEngine(sources: sources, limits: limits, valueLimits: valueLimits, logger: logger)
-        idle = Mutex([EngineBox(first)])
+        idle = Locked([EngineBox(first)])
         created.store(1, ordering: .relaxed)
     }
 
