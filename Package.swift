@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "Junction", targets: ["Junction"]),
         .library(name: "JunctionCore", targets: ["JunctionCore"]),
+        .library(name: "JunctionLua", targets: ["JunctionLua"]),
         .executable(name: "junction", targets: ["JunctionCLI"]),
     ],
     dependencies: [

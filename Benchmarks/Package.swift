@@ -18,6 +18,7 @@ let package = Package(
             name: "JunctionBench",
             dependencies: [
                 .product(name: "JunctionCore", package: "Junction"),
+                .product(name: "JunctionLua", package: "Junction"),
                 .product(name: "RoutingKit", package: "routing-kit"),
             ],
             swiftSettings: [

@@ -95,6 +95,10 @@ static inline void *jl_getextraspace(lua_State *L) { return lua_getextraspace(L)
 
 static inline int jl_gc(lua_State *L, int what, int arg) { return lua_gc(L, what, arg); }
 
+// Switches the collector to generational mode with Lua's default parameters (lua_gc is
+// variadic: LUA_GCGEN reads two more ints, 0 meaning "keep the current value").
+static inline int jl_gc_generational(lua_State *L) { return lua_gc(L, LUA_GCGEN, 0, 0); }
+
 // The heap size Lua accounts for, in bytes.
 static inline size_t jl_gc_count_bytes(lua_State *L) {
     return (size_t)lua_gc(L, LUA_GCCOUNT, 0) * 1024 + (size_t)lua_gc(L, LUA_GCCOUNTB, 0);

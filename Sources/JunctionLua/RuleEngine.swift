@@ -62,8 +62,11 @@ public final class RuleEngine {
         functionIndex = Dictionary(names.enumerated().map { ($1, $0 + 1) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The bytes the engine's Lua heap holds now.
+    /// The bytes the engine's Lua heap holds now, garbage not yet collected included.
     public var memoryInUse: Int { state.memoryInUse }
+
+    /// Runs a full garbage collection, so ``memoryInUse`` shows what the bundle keeps.
+    public func collectGarbage() { state.collectGarbage() }
 
     /// Calls one of the bundle's functions.
     /// - Parameters:

@@ -5,7 +5,9 @@ public struct SandboxLimits: Sendable, Hashable {
     /// evaluation's garbage. 8 MiB by default.
     public var memoryBytes: Int
     /// The most Lua VM instructions one evaluation (or the loading of a bundle) may run.
-    /// 1,000,000 by default — a small rule takes well under 1,000.
+    /// 1,000,000 by default — a small rule takes well under 1,000. `Int.max` switches the
+    /// budget off (no count hook) — for measuring its cost only, never for rules you did
+    /// not write: without it a loop runs forever.
     public var instructions: Int
     /// How often, in instructions, the budget is checked; the budget is enforced to
     /// within this many instructions and usage is reported in these units. 1,000 by default.
@@ -33,7 +35,7 @@ public struct SandboxLimits: Sendable, Hashable {
         precondition(patternSteps > 0 && moveElements > 0, "limits must be positive")
         self.memoryBytes = memoryBytes
         self.instructions = instructions
-        self.instructionInterval = min(instructionInterval, instructions)
+        self.instructionInterval = min(instructionInterval, instructions, Int(Int32.max))
         self.patternSteps = patternSteps
         self.moveElements = moveElements
     }

@@ -6,6 +6,7 @@ extension LuaState {
     func budgeted(_ call: () -> Int32) -> (status: Int32, instructions: Int) {
         context.pointee.instructionsUsed = 0
         context.pointee.tripped = false
+        guard context.pointee.limits.instructions < Int.max else { return (call(), 0) }
         lua_sethook(handle, SandboxContext.countHook, LUA_MASKCOUNT, Int32(context.pointee.limits.instructionInterval))
         let status = call()
         lua_sethook(handle, nil, 0, 0)

@@ -16,4 +16,7 @@ extension LuaState {
             lua_pushvalue(handle, index)
         }
     }
+
+    /// Runs a full collection. Runs no rule code (`__gc` is refused in rules).
+    func collectGarbage() { _ = jl_gc(handle, LUA_GCCOLLECT, 0) }
 }

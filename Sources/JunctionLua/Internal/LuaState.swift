@@ -41,6 +41,9 @@ final class LuaState {
         // A throw from here on still runs `deinit`, which closes the state.
         try runSetup(HostFunctions.openLibraries)
         try runSetup(HostFunctions.installPrelude)
+        // Every evaluation leaves young garbage (request tables, strings) beside a large,
+        // long-lived sandbox; generational collection frees the young without re-marking the old.
+        _ = jl_gc_generational(handle)
     }
 
     /// Creates a state with only a memory limit and default budgets.
