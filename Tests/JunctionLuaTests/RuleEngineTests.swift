@@ -24,6 +24,22 @@ import Testing
         #expect(try engine.evaluate("describe", arguments: [request]).value == ["path": "/orders/7", "segments": 2, "first": "orders"])
     }
 
+    /// The README's example, as written there.
+    @Test func runsTheReadmeExample() throws {
+        let engine = try RuleEngine(sources: [RuleSource(name: "rules/login.lua", text: """
+            local protected = { orders = true, wallet = true }
+            function needs_login(req, ctx)
+              return ctx.user == nil and protected[req.segments[1]] == true
+            end
+            """)])
+        let request: RuleValue = ["path": "/orders/7", "segments": ["orders", "7"]]
+        #expect(try engine.evaluate("needs_login", arguments: [request, [:]]).value == .bool(true))
+        let later = try engine.withArguments([request, ["user": "ann"]]) { calls throws(LuaError) in
+            try calls.evaluate("needs_login").value
+        }
+        #expect(later == .bool(false))
+    }
+
     @Test func buildsSharedArgumentsOnceForSeveralCalls() throws {
         let engine = try Self.engine("""
             function a(req) return req.n + 1 end

@@ -30,7 +30,7 @@ enum BenchmarkCommand {
             checksum = measurements.reduce(checksum) { $0 &+ $1.checksum }
             if options.json {
                 for measurement in measurements { print(measurement.jsonLine) }
-            } else {
+            } else if !measurements.isEmpty {
                 reports.append(group.report(measurements))
             }
         }
