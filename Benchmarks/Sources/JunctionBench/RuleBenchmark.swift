@@ -2,8 +2,9 @@ import JunctionLua
 
 /// `rule.*`: one small interceptor evaluated through the sandbox with its budgets on
 /// (`rule.eval.lua`) and off (`rule.eval.lua_unguarded`), against the same logic as a
-/// Swift closure (`rule.eval.swift`); a loop-heavy rule with and without budgets
-/// (`rule.loop.lua`, `rule.loop.lua_unguarded`) for the budgets' cost; and building the
+/// Swift closure (`rule.eval.swift`); a loop-heavy rule over the request and a tight
+/// arithmetic loop, each with and without budgets (`rule.loop.*`, `rule.tightloop.*`),
+/// for the budgets' cost; and building the
 /// request once (`rule.request.build`), which a router does once per request, not per rule.
 ///
 /// An evaluation is a call on the prepared request that gets the verdict back out as a
@@ -25,6 +26,21 @@ struct RuleBenchmark: BenchmarkGroup {
             return "reject:bad id"
           end
           return "continue"
+        end
+
+        function scan(req)
+          local total, seen = 0, {}
+          for round = 1, 20 do
+            local segments = req.segments
+            for i = 1, #segments do
+              local segment = segments[i]
+              if not seen[segment] then seen[segment] = true end
+              total = total + #segment
+            end
+            for name, value in pairs(req.params) do total = total + #name + #value end
+            if req.route.groups[1] == "login" then total = total + 1 end
+          end
+          return total
         end
 
         function checksum(req)
@@ -97,8 +113,10 @@ struct RuleBenchmark: BenchmarkGroup {
             for _ in 0..<iterations { sink &+= Self.decide(request, Self.context).utf8.count }
             return sink
         }
-        add("loop.lua") { iterations in Self.evaluate(guarded, "checksum", request, iterations) }
-        add("loop.lua_unguarded") { iterations in Self.evaluate(unguarded, "checksum", request, iterations) }
+        add("loop.lua") { iterations in Self.evaluate(guarded, "scan", request, iterations) }
+        add("loop.lua_unguarded") { iterations in Self.evaluate(unguarded, "scan", request, iterations) }
+        add("tightloop.lua") { iterations in Self.evaluate(guarded, "checksum", request, iterations) }
+        add("tightloop.lua_unguarded") { iterations in Self.evaluate(unguarded, "checksum", request, iterations) }
         add("request.build") { iterations in
             var sink = 0
             for _ in 0..<iterations {
@@ -148,7 +166,7 @@ struct RuleBenchmark: BenchmarkGroup {
         func value(_ contender: String) -> Measurement? { measurements.first { $0.name == "\(name).\(contender)" } }
         var lines = ["\(name): nanoseconds per evaluation, median of \(measurements.first?.samples ?? 0) samples (lower is better)"]
         for measurement in measurements {
-            lines.append("  " + measurement.name.padding(toLength: 24, withPad: " ", startingAt: 0)
+            lines.append("  " + measurement.name.padding(toLength: 30, withPad: " ", startingAt: 0)
                 + String(format: "%10.1f ns", measurement.nanosecondsPerOperation))
         }
         if let lua = value("eval.lua"), let swift = value("eval.swift"), let bare = value("eval.lua_unguarded") {
@@ -157,6 +175,9 @@ struct RuleBenchmark: BenchmarkGroup {
         }
         if let loop = value("loop.lua"), let bare = value("loop.lua_unguarded") {
             lines.append(String(format: "  budgets cost on a loop-heavy rule: %.2f× (target ≤ 1.5×)", loop.pairedRatio(to: bare)))
+        }
+        if let loop = value("tightloop.lua"), let bare = value("tightloop.lua_unguarded") {
+            lines.append(String(format: "  budgets cost on a tight arithmetic loop (worst case): %.2f×", loop.pairedRatio(to: bare)))
         }
         if let heap = try? Self.heapOfRules(100), let empty = try? Self.heapOfRules(0) {
             lines.append(String(format: "  heap: %.1f KiB with 100 compiled rules (%.1f KiB empty sandbox; target ≤ 100 KiB)",
