@@ -1,12 +1,6 @@
 internal import CLua
 
-#if canImport(Glibc)
-    internal import Glibc
-#elseif canImport(Musl)
-    internal import Musl
-#elseif canImport(Darwin)
-    internal import Darwin
-#endif
+internal import Foundation  // free, realloc, memcmp, strcmp, strstr
 
 /// Finds a bundle function that assigns to a variable outliving one evaluation — a
 /// local of the file that the function captured (`local n = 0; function rule() n = n + 1 end`).

@@ -1,12 +1,6 @@
 internal import CLua
 
-#if canImport(Glibc)
-    internal import Glibc
-#elseif canImport(Musl)
-    internal import Musl
-#elseif canImport(Darwin)
-    internal import Darwin
-#endif
+internal import Foundation  // free, realloc, memcmp, strcmp, strstr
 
 /// The C functions the host gives Lua.
 ///

@@ -163,10 +163,11 @@ extension LuaState {
     }
 
     /// The error for a failed load or call whose error object is on the top of the
-    /// stack. After a failure the collector runs, giving back a stack that deep
-    /// recursion grew and what the failed evaluation left behind.
+    /// stack. After running out of memory the collector runs at once, so the next
+    /// evaluation starts with what the failed one held given back (a grown stack is
+    /// shrunk by any collection cycle).
     func error(status: Int32, chunkName: String) -> LuaError {
-        defer { _ = jl_gc(handle, LUA_GCCOLLECT, 0) }
+        defer { if status == LUA_ERRMEM || memoryInUse > memoryLimit / 2 { _ = jl_gc(handle, LUA_GCCOLLECT, 0) } }
         if context.pointee.tripped {
             let (line, _) = Self.splitPosition(of: errorMessage(at: -1), chunkName: chunkName)
             return LuaError(
