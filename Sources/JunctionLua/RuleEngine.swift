@@ -48,9 +48,10 @@ public final class RuleEngine {
     ) throws(LuaError) {
         self.limits = limits
         self.valueLimits = valueLimits
-        state = try LuaState(limits: limits) { line in
-            logger.info("\(line)", metadata: ["source": "lua print"])
-        }
+        state = try LuaState(
+            limits: limits,
+            printHandler: { line in logger.info("\(line)", metadata: ["source": "lua print"]) },
+            logHandler: { level, line in logger.log(level: level, "\(line)", metadata: ["source": "lua log"]) })
         let base = state.stackHeight
         for source in sources {
             try state.run(source: source.text, chunkName: source.name, results: 0)

@@ -32,13 +32,21 @@ enum HostFunctions {
             state, UnsafeRawPointer(source.utf8Start).assumingMemoryBound(to: CChar.self), source.utf8CodeUnitCount,
             cString(SandboxPrelude.chunkName))
         if status != LUA_OK { return lua_error(state) }
-        lua_createtable(state, 0, 9)
+        lua_createtable(state, 0, 17)
         setField(state, "tripped", tripped)
         setField(state, "upvalues", upvalues)
         setField(state, "raw_getmetatable", rawGetMetatable)
         setField(state, "freeze_in_place", ReadOnlyTables.freezeInPlace)
         setField(state, "is_readonly", ReadOnlyTables.isReadOnly)
         setField(state, "print", print)
+        setField(state, "log_info", logInfo)
+        setField(state, "log_warn", logWarning)
+        setField(state, "version_compare", RuleHelpers.compareVersions)
+        setField(state, "rollout", RuleHelpers.rollout)
+        setField(state, "url_encode", RuleHelpers.encode)
+        setField(state, "url_decode", RuleHelpers.decode)
+        setField(state, "url_parse", RuleHelpers.parse)
+        setField(state, "url_build", RuleHelpers.build)
         setField(state, "pattern_steps", context.pointee.limits.patternSteps)
         setField(state, "move_elements", context.pointee.limits.moveElements)
         setField(state, "memory", context.pointee.limits.memoryBytes)
@@ -144,6 +152,28 @@ enum HostFunctions {
     /// `print(...)`: joins its arguments with tabs, as Lua's own `print` does, and
     /// hands the line to the state's print handler instead of writing to stdout.
     static let print: lua_CFunction = { state in
+        let line = joinArguments(state)
+        LuaState.owner(of: state).printHandler(line)
+        return 0
+    }
+
+    /// `log.info(...)`: like `print`, to the host's logger at `info`.
+    static let logInfo: lua_CFunction = { state in
+        let line = joinArguments(state)
+        LuaState.owner(of: state).logHandler(.info, line)
+        return 0
+    }
+
+    /// `log.warn(...)`: like `print`, to the host's logger at `warning`.
+    static let logWarning: lua_CFunction = { state in
+        let line = joinArguments(state)
+        LuaState.owner(of: state).logHandler(.warning, line)
+        return 0
+    }
+
+    /// The arguments converted with `tostring` and joined with tabs, as Lua's `print`
+    /// does. Everything that can raise runs before the Swift string exists.
+    private static func joinArguments(_ state: OpaquePointer?) -> String {
         let count = lua_gettop(state)
         luaL_checkstack(state, 2 * count + 1, nil)
         if count > 0 {
@@ -156,9 +186,7 @@ enum HostFunctions {
         // Nothing below can raise.
         var length = 0
         let bytes = lua_tolstring(state, -1, &length)
-        let line = String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
-        LuaState.owner(of: state).printHandler(line)
-        return 0
+        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
     }
 
     /// The last resort for an error outside any protected call, which would

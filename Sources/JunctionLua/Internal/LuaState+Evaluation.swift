@@ -183,11 +183,16 @@ extension LuaState {
             return LuaError(code: .syntax, chunkName: chunkName, line: line, message: message)
         default:
             // LUA_ERRRUN, or LUA_ERRERR when the message handler itself failed.
-            let (line, message) = Self.splitPosition(of: errorMessage(at: -1), chunkName: chunkName)
-            if message.hasPrefix("not enough memory") {
-                return memoryError(chunkName)
+            let text = errorMessage(at: -1)
+            var (line, message) = Self.splitPosition(of: text, chunkName: chunkName)
+            var chunk = chunkName
+            if line == nil, let position = Self.splitAnyPosition(of: text) {
+                (chunk, line, message) = (position.chunkName, position.line, position.message)
             }
-            return LuaError(code: .runtime, chunkName: chunkName, line: line, message: message)
+            if message.hasPrefix("not enough memory") {
+                return memoryError(chunk)
+            }
+            return LuaError(code: .runtime, chunkName: chunk, line: line, message: message)
         }
     }
 
@@ -228,5 +233,23 @@ extension LuaState {
             let line = Int(String(decoding: digits, as: UTF8.self))
         else { return (nil, text) }
         return (line, String(decoding: rest.dropFirst(2), as: UTF8.self))
+    }
+
+    /// Splits `"chunk:line: message"` whatever the chunk — for errors from a call, which
+    /// may come from any file of the bundle. Returns `nil` without such a prefix.
+    static func splitAnyPosition(of text: String) -> (chunkName: String, line: Int, message: String)? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        while let colon = bytes[index...].firstIndex(of: UInt8(ascii: ":")) {
+            var end = colon + 1
+            while end < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) { end += 1 }
+            if end > colon + 1, end + 1 < bytes.count, bytes[end] == UInt8(ascii: ":"), bytes[end + 1] == UInt8(ascii: " "),
+               colon > 0, let line = Int(String(decoding: bytes[(colon + 1)..<end], as: UTF8.self)) {
+                return (String(decoding: bytes[..<colon], as: UTF8.self), line,
+                        String(decoding: bytes[(end + 2)...], as: UTF8.self))
+            }
+            index = colon + 1
+        }
+        return nil
     }
 }

@@ -1,4 +1,5 @@
 internal import CLua
+import Logging
 
 /// One `lua_State` with the sandbox applied, and everything that lives as long as it.
 ///
@@ -15,6 +16,9 @@ final class LuaState {
     /// Receives each line that Lua's `print` would have written to stdout.
     let printHandler: (String) -> Void
 
+    /// Receives `log.info` and `log.warn` lines.
+    let logHandler: (Logger.Level, String) -> Void
+
     /// The allocator's accounting; outlives `handle`, because `lua_close` frees through it.
     private let budget: UnsafeMutablePointer<MemoryBudget>
     let context: UnsafeMutablePointer<SandboxContext>
@@ -23,7 +27,10 @@ final class LuaState {
     /// ``SandboxPrelude``.
     ///
     /// - Throws: ``LuaError/Code/memory`` when the memory limit is too small to build the sandbox.
-    init(limits: SandboxLimits, printHandler: @escaping (String) -> Void) throws(LuaError) {
+    init(
+        limits: SandboxLimits, printHandler: @escaping (String) -> Void,
+        logHandler: @escaping (Logger.Level, String) -> Void = { _, _ in }
+    ) throws(LuaError) {
         budget = .allocate(capacity: 1)
         budget.initialize(to: MemoryBudget(limit: limits.memoryBytes))
         context = .allocate(capacity: 1)
@@ -35,6 +42,7 @@ final class LuaState {
         }
         self.handle = handle
         self.printHandler = printHandler
+        self.logHandler = logHandler
         lua_atpanic(handle, HostFunctions.panic)
         jl_getextraspace(handle).unsafelyUnwrapped.storeBytes(of: context, as: UnsafeMutablePointer<SandboxContext>.self)
         context.pointee.owner = Unmanaged.passUnretained(self).toOpaque()

@@ -231,6 +231,11 @@ enum SandboxPrelude {
       rawget = rawget, getmetatable = getmetatable, _VERSION = _VERSION,
       string = string, table = table, math = math, utf8 = utf8,
       print = host.print, pcall = safe_pcall, xpcall = safe_xpcall,
+      -- The rule API's helpers (docs/rules.md).
+      version = { compare = host.version_compare },
+      url = { encode = host.url_encode, decode = host.url_decode, parse = host.url_parse, build = host.url_build },
+      log = { info = host.log_info, warn = host.log_warn },
+      rollout = host.rollout,
       setmetatable = trust(function(t, mt)
         if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
           error("setmetatable: __gc finalizers are not allowed in rules", 2)
@@ -260,7 +265,7 @@ enum SandboxPrelude {
     -- `("x"):upper()` reaches the string table through the string metatable, which no
     -- rule may see or change.
     rawset(getmetatable(""), "__metatable", false)
-    for _, lib in next, { string, table, math, utf8, G } do freeze_in_place(lib) end
+    for _, lib in next, { string, table, math, utf8, G.version, G.url, G.log, G } do freeze_in_place(lib) end
 
     -- Nothing keeps using the real global table: empty it, so no path leads anywhere.
     local real = _G
