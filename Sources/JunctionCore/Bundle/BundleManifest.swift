@@ -1,0 +1,47 @@
+/// A bundle's `manifest.yaml` (or `.json`): who it is, which version, which hosts it
+/// needs, and how its rules fail.
+///
+/// ```yaml
+/// name: example-shop
+/// version: 12                  # a monotonic integer, or a semantic version: 1.4.0
+/// minimum_host_version: 5.0.0  # hosts older than this refuse the bundle
+/// description: Routing policy of the example shop.
+/// on_error: reject             # reject (default) | continue
+/// ```
+public struct BundleManifest: Sendable, Hashable {
+    /// The bundle's name: letters, digits, `.`, `_` and `-`.
+    public var name: String
+    /// Its version; a newer bundle of the same name has a greater one.
+    public var version: BundleVersion
+    /// The oldest host (app) version that may run it, if any.
+    public var minimumHostVersion: SemanticVersion?
+    /// What it is, for people.
+    public var description: String?
+    /// What a failing rule does unless the rule says otherwise; `.reject` by default.
+    public var onError: RuleErrorPolicy
+
+    /// Creates a manifest.
+    /// - Parameters:
+    ///   - name: The bundle's name.
+    ///   - version: Its version.
+    ///   - minimumHostVersion: The oldest host that may run it.
+    ///   - description: What it is.
+    ///   - onError: The default failure policy of its rules.
+    public init(
+        name: String, version: BundleVersion, minimumHostVersion: SemanticVersion? = nil,
+        description: String? = nil, onError: RuleErrorPolicy = .reject
+    ) {
+        self.name = name
+        self.version = version
+        self.minimumHostVersion = minimumHostVersion
+        self.description = description
+        self.onError = onError
+    }
+
+    /// Whether a host of `hostVersion` may run the bundle.
+    /// - Parameter hostVersion: The app's version.
+    /// - Returns: Whether it is at least ``minimumHostVersion``.
+    public func supports(hostVersion: SemanticVersion) -> Bool {
+        minimumHostVersion.map { !(hostVersion < $0) } ?? true
+    }
+}
