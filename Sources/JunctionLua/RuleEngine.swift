@@ -27,9 +27,12 @@ public final class RuleEngine {
     public let valueLimits: RuleValueLimits
     /// The global functions the bundle defined, in no particular order.
     public let functionNames: [String]
+    /// The redirects, interceptors, group policies and fallbacks the bundle declared.
+    public let declarations: RuleDeclarations
 
     let state: LuaState
     private let functionsReference: Int32
+    private let callablesReference: Int32
     private let functionIndex: [String: Int]
     private var session = 0
 
@@ -57,9 +60,12 @@ public final class RuleEngine {
             try state.run(source: source.text, chunkName: source.name, results: 0)
             state.reset(to: base)
         }
-        let (names, functions) = try state.seal()
-        functionNames = names
-        functionsReference = functions
+        let sealed = try state.seal()
+        functionNames = sealed.names
+        functionsReference = sealed.functions
+        callablesReference = sealed.callables
+        declarations = RuleDeclarations(summary: sealed.summary)
+        let names = sealed.names
         functionIndex = Dictionary(names.enumerated().map { ($1, $0 + 1) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -103,17 +109,38 @@ public final class RuleEngine {
         return try body(RuleCalls(engine: self, session: session, first: base + 1, count: Int32(arguments.count)))
     }
 
-    func call(_ function: String, session: Int, first: Int32, count: Int32) throws(LuaError) -> RuleResult {
+    /// Calls a function the bundle declared (an interceptor's `run`, a redirect's `when`,
+    /// a group policy or a fallback), by the index ``declarations`` gives it.
+    /// - Parameters:
+    ///   - index: The function's index from ``declarations``.
+    ///   - arguments: Its arguments; tables arrive read-only.
+    /// - Returns: Its first result and the instructions it ran.
+    /// - Throws: `LuaError`, as ``evaluate(_:arguments:)``.
+    public func evaluate(declared index: Int, arguments: [RuleValue] = []) throws(LuaError) -> RuleResult {
+        try withArguments(arguments) { calls throws(LuaError) in try calls.evaluate(declared: index) }
+    }
+
+    func call(_ target: RuleCalls.Target, session: Int, first: Int32, count: Int32) throws(LuaError) -> RuleResult {
         precondition(session == self.session, "RuleCalls used outside its withArguments body")
-        guard let index = functionIndex[function] else {
-            throw LuaError(
-                code: .runtime, chunkName: function, line: nil,
-                message: "the bundle defines no function \"\(function)\"")
+        let array: Int32
+        let index: Int
+        let name: String
+        switch target {
+        case .global(let function):
+            guard let found = functionIndex[function] else {
+                throw LuaError(
+                    code: .runtime, chunkName: function, line: nil,
+                    message: "the bundle defines no function \"\(function)\"")
+            }
+            (array, index, name) = (functionsReference, found, function)
+        case .declared(let declared):
+            precondition(declared >= 1, "declared function indices start at 1")
+            (array, index, name) = (callablesReference, declared, "declared function \(declared)")
         }
-        let handler = try state.startCall(function: functionsReference, at: index, arguments: count)
+        let handler = try state.startCall(function: array, at: index, arguments: count)
         state.pushCopies(first: first, count: count)
         let (value, instructions) = try state.finishCall(
-            handler: handler, arguments: count, chunkName: function, limits: valueLimits)
+            handler: handler, arguments: count, chunkName: name, limits: valueLimits)
         return RuleResult(value: value, instructions: instructions)
     }
 }
@@ -131,7 +158,20 @@ public struct RuleCalls {
     /// - Returns: Its first result and the instructions it ran.
     /// - Throws: `LuaError`, as ``RuleEngine/evaluate(_:arguments:)``.
     public func evaluate(_ function: String) throws(LuaError) -> RuleResult {
-        try engine.call(function, session: session, first: first, count: count)
+        try engine.call(.global(function), session: session, first: first, count: count)
+    }
+
+    /// Calls a declared function with the shared arguments.
+    /// - Parameter index: The function's index from ``RuleEngine/declarations``.
+    /// - Returns: Its first result and the instructions it ran.
+    /// - Throws: `LuaError`, as ``RuleEngine/evaluate(_:arguments:)``.
+    public func evaluate(declared index: Int) throws(LuaError) -> RuleResult {
+        try engine.call(.declared(index), session: session, first: first, count: count)
+    }
+
+    enum Target {
+        case global(String)
+        case declared(Int)
     }
 }
 

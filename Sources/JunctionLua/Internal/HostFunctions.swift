@@ -32,13 +32,14 @@ enum HostFunctions {
             state, UnsafeRawPointer(source.utf8Start).assumingMemoryBound(to: CChar.self), source.utf8CodeUnitCount,
             cString(SandboxPrelude.chunkName))
         if status != LUA_OK { return lua_error(state) }
-        lua_createtable(state, 0, 17)
+        lua_createtable(state, 0, 18)
         setField(state, "tripped", tripped)
         setField(state, "upvalues", upvalues)
         setField(state, "raw_getmetatable", rawGetMetatable)
         setField(state, "freeze_in_place", ReadOnlyTables.freezeInPlace)
         setField(state, "is_readonly", ReadOnlyTables.isReadOnly)
         setField(state, "print", print)
+        setField(state, "caller_position", callerPosition)
         setField(state, "log_info", logInfo)
         setField(state, "log_warn", logWarning)
         setField(state, "version_compare", RuleHelpers.compareVersions)
@@ -71,6 +72,13 @@ enum HostFunctions {
     /// Moves its argument into the registry and returns the reference. Run in `lua_pcall`.
     static let reference: lua_CFunction = { state in
         lua_pushinteger(state, lua_Integer(luaL_ref(state, jl_registryindex())))
+        return 1
+    }
+
+    /// `caller_position()`: `"chunk:line: "` of the rule code running (the sandbox's own
+    /// frames skipped), for declarations to remember where they were made.
+    static let callerPosition: lua_CFunction = { state in
+        luaL_where(state, ruleLevel(state))
         return 1
     }
 
@@ -134,7 +142,7 @@ enum HostFunctions {
 
     /// The innermost stack level running rule code with a line to report: level 0 is
     /// the message handler; C functions and the sandbox's own prelude are skipped.
-    private static func ruleLevel(_ state: OpaquePointer?) -> Int32 {
+    static func ruleLevel(_ state: OpaquePointer?) -> Int32 {
         var level: Int32 = 1
         var frame = lua_Debug()
         let prelude = SandboxPrelude.chunkName

@@ -55,33 +55,50 @@ extension LuaState {
         return values
     }
 
-    /// Seals the bundle environment and returns its global functions, by name, with
-    /// the registry reference of the array that holds them in the same order.
-    func seal() throws(LuaError) -> (names: [String], functions: Int32) {
+    /// What sealing a bundle hands the host.
+    struct SealedBundle {
+        /// The bundle's global functions, in the order of the `functions` array.
+        var names: [String]
+        /// Registry reference of the array of global functions.
+        var functions: Int32
+        /// Registry reference of the array of declared functions (`run`, `when`).
+        var callables: Int32
+        /// The declarations, as plain values; `run`/`when` index `callables`.
+        var summary: RuleValue
+    }
+
+    /// Seals the bundle environment (see ``SandboxPrelude``), inspects every function
+    /// of the bundle, and returns what the engine calls.
+    func seal() throws(LuaError) -> SealedBundle {
         let base = lua_gettop(handle)
         defer { lua_settop(handle, base) }
-        guard lua_checkstack(handle, 4) != 0 else { throw memoryError(Self.setupChunkName) }
+        guard lua_checkstack(handle, 8) != 0 else { throw memoryError(Self.setupChunkName) }
         jl_pushcfunction(handle, HostFunctions.messageHandler)
         lua_rawgeti(handle, jl_registryindex(), lua_Integer(context.pointee.seal))
-        let (status, _) = budgeted { jl_pcall(handle, 0, 3, base + 1) }  // → functions, names, reachable
+        // → functions, names, reachable, summary, callables
+        let (status, _) = budgeted { jl_pcall(handle, 0, 5, base + 1) }
         guard status == LUA_OK else {
             var failure = error(status: status, chunkName: "bundle")
-            if failure.code == .runtime { failure = LuaError(code: .sharedState, chunkName: "bundle", line: nil, message: failure.message) }
+            if failure.code == .runtime { failure = LuaError(code: .sharedState, chunkName: failure.chunkName, line: failure.line, message: failure.message) }
             throw failure
         }
-        try inspectFunctions(at: lua_gettop(handle))
-        jl_pop(handle, 1)
+        let (functionsIndex, namesIndex, reachableIndex, summaryIndex) = (base + 2, base + 3, base + 4, base + 5)
+        try inspectFunctions(at: reachableIndex)
         var names: [String] = []
-        let count = lua_rawlen(handle, -1)
+        let count = lua_rawlen(handle, namesIndex)
         if count > 0 {
             for index in 1...count {
-                lua_rawgeti(handle, -1, lua_Integer(index))  // an existing string: no allocation
+                lua_rawgeti(handle, namesIndex, lua_Integer(index))  // an existing string: no allocation
                 names.append(stringValue(at: -1))
                 jl_pop(handle, 1)
             }
         }
-        jl_pop(handle, 1)  // names; the functions array is on top
-        return (names, try reference(chunkName: "bundle"))
+        var reader = RuleValueReader(state: handle, chunkName: "bundle", name: "declarations")
+        let summary = try reader.read(at: summaryIndex)
+        let callables = try reference(chunkName: "bundle")  // pops the callables on top
+        lua_pushvalue(handle, functionsIndex)
+        let functions = try reference(chunkName: "bundle")
+        return SealedBundle(names: names, functions: functions, callables: callables, summary: summary)
     }
 
     /// Refuses the bundle when a function in the array at `index` assigns to a variable

@@ -33,8 +33,8 @@ enum SandboxPrelude {
     local PATTERN_STEPS, MOVE_ELEMENTS, MEMORY = host.pattern_steps, host.move_elements, host.memory
     local BUDGET = "instruction budget exceeded"
 
-    local error, type, select, tostring, next, rawget, rawlen, getmetatable, assert =
-          error, type, select, tostring, next, rawget, rawlen, getmetatable, assert
+    local error, type, select, tostring, next, rawget, rawlen, getmetatable, assert, ipairs =
+          error, type, select, tostring, next, rawget, rawlen, getmetatable, assert, ipairs
     local rawset, setmetatable, pcall, xpcall, load, collectgarbage =
           rawset, setmetatable, pcall, xpcall, load, collectgarbage
     local string, table, math, utf8 = string, table, math, utf8
@@ -223,10 +223,115 @@ enum SandboxPrelude {
     end)
     math.random, math.randomseed = nil, nil
 
+    -- The rule API (docs/rules.md): declarations while the bundle loads, verdicts
+    -- while rules run. Declarations are kept here, out of every rule's reach, and
+    -- handed to the host by `seal`.
+    local declarations = { redirects = {}, interceptors = {}, groups = {}, fallbacks = {} }
+    local loading = true
+    local interceptor_names = {}
+    local caller_position = host.caller_position
+
+    local function declaring(what)
+      if not loading then error(what .. ": rules are declared while the bundle loads, not while they run", 3) end
+    end
+    local function field(spec, key, kind, what, required)
+      local value = spec[key]
+      if value == nil then
+        if required then error(sformat("%s: missing %s (%s)", what, key, kind), 3) end
+        return nil
+      end
+      if type(value) ~= kind then error(sformat("%s: %s must be a %s, not a %s", what, key, kind, type(value)), 3) end
+      return value
+    end
+    local function on_error_of(spec, what)
+      local policy = field(spec, "on_error", "string", what)
+      if policy ~= nil and policy ~= "continue" and policy ~= "reject" then
+        error(sformat("%s: on_error must be \"continue\" or \"reject\", not %q", what, policy), 3)
+      end
+      return policy
+    end
+    local function check_keys(spec, allowed, what)
+      for key in next, spec do
+        if not allowed[key] then
+          error(sformat("%s: unknown field %s", what, tostring(key)), 3)
+        end
+      end
+    end
+
+    -- A verdict is a small table the host reads back as soon as the rule returns.
+    local function verdict(fields) return fields end
+    -- "file.lua:12", where the rule being loaded called a declaration.
+    local function position()
+      local where = caller_position()
+      return ssub(where, 1, #where - 2)
+    end
+
+    local function declare_redirect(spec)
+      declaring("redirect")
+      check_keys(spec, { from = true, to = true, when = true, keep_query = true }, "redirect")
+      local entry = {
+        from = field(spec, "from", "string", "redirect", true),
+        to = field(spec, "to", "string", "redirect", true),
+        when = field(spec, "when", "function", "redirect"),
+        keep_query = field(spec, "keep_query", "boolean", "redirect"),
+        at = position(),
+      }
+      declarations.redirects[#declarations.redirects + 1] = entry
+    end
+    local redirect = trust(function(target, params)
+      if type(target) == "table" then return declare_redirect(target) end
+      if type(target) ~= "string" then
+        error("redirect(url [, params]) takes the URL to open instead, or redirect{ from = ..., to = ... } declares a redirect", 2)
+      end
+      if params ~= nil and type(params) ~= "table" then error("redirect: params must be a table", 2) end
+      return verdict({ verdict = "redirect", url = target, params = params })
+    end)
+    local interceptor = trust(function(spec)
+      declaring("interceptor")
+      if type(spec) ~= "table" then error("interceptor{ name = ..., route = ... | routes = {...} | all = true, run = function(req, ctx) ... end }", 2) end
+      check_keys(spec, { name = true, route = true, routes = true, all = true, priority = true, on_error = true, run = true }, "interceptor")
+      local name = field(spec, "name", "string", "interceptor", true)
+      if interceptor_names[name] then error(sformat("interceptor %q is declared twice; names are unique", name), 2) end
+      interceptor_names[name] = true
+      local what = sformat("interceptor %q", name)
+      local route, routes, all = field(spec, "route", "string", what), field(spec, "routes", "table", what), field(spec, "all", "boolean", what)
+      local scopes = (route and 1 or 0) + (routes and 1 or 0) + (all and 1 or 0)
+      if scopes ~= 1 then error(what .. ": give exactly one of route = PATTERN, routes = { PATTERN, ... } or all = true", 2) end
+      local patterns
+      if routes then
+        patterns = {}
+        for i = 1, #routes do
+          if type(routes[i]) ~= "string" then error(what .. ": routes must list patterns (strings)", 2) end
+          patterns[i] = routes[i]
+        end
+      end
+      local priority = field(spec, "priority", "number", what) or 0
+      if priority ~= priority // 1 then error(what .. ": priority must be a whole number", 2) end
+      declarations.interceptors[#declarations.interceptors + 1] = {
+        name = name, route = route, routes = patterns, all = all or false, priority = priority // 1,
+        on_error = on_error_of(spec, what), run = field(spec, "run", "function", what, true), at = position(),
+      }
+    end)
+    local group = trust(function(name, policy)
+      declaring("group")
+      if type(name) ~= "string" or type(policy) ~= "function" then
+        error("group(name, function(req, ctx) ... end) declares the policy of a route group", 2)
+      end
+      for _, existing in next, declarations.groups do
+        if existing.name == name then error(sformat("group %q already has a policy (at %s)", name, existing.at), 2) end
+      end
+      declarations.groups[#declarations.groups + 1] = { name = name, run = policy, at = position() }
+    end)
+    local fallback = trust(function(policy)
+      declaring("fallback")
+      if type(policy) ~= "function" then error("fallback(function(req, ctx) ... end) handles URLs no route matches", 2) end
+      declarations.fallbacks[#declarations.fallbacks + 1] = { run = policy, at = position() }
+    end)
+
     -- The globals rules see.
     local env  -- the bundle's environment, set below
     local G = {
-      assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs, select = select,
+      assert = assert, error = error, ipairs = ipairs, pairs = pairs, select = select,
       tonumber = tonumber, tostring = tostring, type = type, rawequal = rawequal, rawlen = rawlen,
       rawget = rawget, getmetatable = getmetatable, _VERSION = _VERSION,
       string = string, table = table, math = math, utf8 = utf8,
@@ -236,6 +341,32 @@ enum SandboxPrelude {
       url = { encode = host.url_encode, decode = host.url_decode, parse = host.url_parse, build = host.url_build },
       log = { info = host.log_info, warn = host.log_warn },
       rollout = host.rollout,
+      redirect = redirect, interceptor = interceptor, group = group, fallback = fallback,
+      reject = trust(function(reason, code)
+        if type(reason) ~= "string" then error("reject(reason [, code]) takes the reason as a string", 2) end
+        if code ~= nil and math.type(code) ~= "integer" then error("reject: code must be a whole number", 2) end
+        return verdict({ verdict = "reject", reason = reason, code = code })
+      end),
+      gate = trust(function(url, options)
+        if type(url) ~= "string" then error("gate(url [, { resume = true }]) takes the URL to open first, such as the login page", 2) end
+        if options ~= nil and type(options) ~= "table" then error("gate: options must be a table such as { resume = true }", 2) end
+        local resume = true
+        if options ~= nil and options.resume ~= nil then resume = options.resume == true end
+        return verdict({ verdict = "gate", url = url, resume = resume })
+      end),
+      rewrite = trust(function(spec)
+        if type(spec) ~= "table" or type(spec.params) ~= "table" then
+          error("rewrite{ params = { name = value, ... } } changes parameters and continues", 2)
+        end
+        return verdict({ verdict = "rewrite", params = spec.params })
+      end),
+      respond = trust(function(value) return verdict({ verdict = "respond", value = value }) end),
+      -- `next()` with no arguments is the verdict "this route declines"; with a table it
+      -- is Lua's own `next`, which would fail without one.
+      next = trust(function(...)
+        if select("#", ...) == 0 then return verdict({ verdict = "next" }) end
+        return next(...)
+      end),
       setmetatable = trust(function(t, mt)
         if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
           error("setmetatable: __gc finalizers are not allowed in rules", 2)
@@ -308,9 +439,11 @@ enum SandboxPrelude {
         each(upvalues(value))
       end
     end
-    -- Seals the environment; returns the bundle's global functions, their names, and
-    -- every function of the bundle reachable from it (for the host to inspect).
+    -- Seals the environment; returns the bundle's global functions, their names, every
+    -- function of the bundle reachable from it (for the host to inspect), and the
+    -- declarations, sealed too.
     local seal = trust(function()
+      loading = false
       local seen = { [env] = true, functions = {} }
       local items, functions, names = {}, {}, {}
       for k, v in next, env do items[#items + 1] = k; items[#items + 1] = v end
@@ -322,7 +455,29 @@ enum SandboxPrelude {
           functions[#functions + 1], names[#names + 1] = value, name
         end
       end
-      return functions, names, seen.functions
+      -- For the host: a plain summary of the declarations, and every declared function
+      -- in one array that the summary's `run`/`when` fields index.
+      local callables, summary = {}, { redirects = {}, interceptors = {}, groups = {}, fallbacks = {} }
+      local function callable(f, at)
+        seal_value(f, seen, at)
+        callables[#callables + 1] = f
+        return #callables
+      end
+      for i, d in ipairs(declarations.redirects) do
+        summary.redirects[i] = { from = d.from, to = d.to, keep_query = d.keep_query == true, at = d.at,
+                                 when = d.when and callable(d.when, d.at) or nil }
+      end
+      for i, d in ipairs(declarations.interceptors) do
+        summary.interceptors[i] = { name = d.name, route = d.route, routes = d.routes, all = d.all, priority = d.priority,
+                                    on_error = d.on_error, at = d.at, run = callable(d.run, d.at) }
+      end
+      for i, d in ipairs(declarations.groups) do
+        summary.groups[i] = { name = d.name, at = d.at, run = callable(d.run, d.at) }
+      end
+      for i, d in ipairs(declarations.fallbacks) do
+        summary.fallbacks[i] = { at = d.at, run = callable(d.run, d.at) }
+      end
+      return functions, names, seen.functions, summary, callables
     end)
 
     return env, seal

@@ -1,0 +1,96 @@
+import JunctionLua
+import Testing
+
+@Suite struct RuleDeclarationTests {
+    static func engine(_ text: String) throws -> RuleEngine {
+        try RuleEngine(sources: [RuleSource(name: "rules/policy.lua", text: text)])
+    }
+
+    @Test func collectsEveryKindOfDeclarationWithItsPlace() throws {
+        let engine = try Self.engine("""
+            redirect { from = "myapp://old/:id", to = "myapp://new/{id}", keep_query = true }
+            redirect { from = "myapp://crashy", to = "https://m.example.com/crashy",
+                       when = function(req, ctx) return ctx.app_version == "5.2.0" end }
+
+            interceptor { name = "audit", all = true, priority = 10, on_error = "continue",
+                          run = function(req, ctx) return nil end }
+            interceptor { name = "orders", routes = { "myapp://order/:id", "myapp://orders" }, run = function(req, ctx) return reject("closed", 503) end }
+            group("login", function(req, ctx)
+              if ctx.user == nil then return gate("myapp://login", { resume = true }) end
+            end)
+            fallback(function(req, ctx) return redirect("myapp://upgrade?url=" .. url.encode(req.url)) end)
+            """)
+        let declarations = engine.declarations
+        #expect(declarations.redirects.map(\.from) == ["myapp://old/:id", "myapp://crashy"])
+        #expect(declarations.redirects[0].keepQuery && declarations.redirects[0].condition == nil)
+        #expect(declarations.redirects[1].location == "rules/policy.lua:2")
+        #expect(declarations.interceptors.map(\.name) == ["audit", "orders"])
+        #expect(declarations.interceptors[0].scope == .all && declarations.interceptors[0].priority == 10)
+        #expect(declarations.interceptors[0].onError == .continue)
+        #expect(declarations.interceptors[1].scope == .routes(["myapp://order/:id", "myapp://orders"]))
+        #expect(declarations.interceptors[1].location == "rules/policy.lua:7")
+        #expect(declarations.groups[0].location.hasPrefix("rules/policy.lua:"))
+        #expect(declarations.groups.map(\.name) == ["login"])
+        #expect(declarations.fallbacks.count == 1)
+
+        // Every declared function can be called, and its result read as a verdict.
+        let condition = try #require(declarations.redirects[1].condition)
+        #expect(try engine.evaluate(declared: condition, arguments: [[:], ["app_version": "5.2.0"]]).value == true)
+        let orders = try engine.evaluate(declared: declarations.interceptors[1].function, arguments: [[:], [:]])
+        #expect(try Verdict(orders.value, rule: "orders") == .reject(reason: "closed", code: 503))
+        let login = try engine.evaluate(declared: declarations.groups[0].function, arguments: [[:], [:]])
+        #expect(try Verdict(login.value, rule: "login") == .gate(url: "myapp://login", resume: true))
+        let loggedIn = try engine.evaluate(declared: declarations.groups[0].function, arguments: [[:], ["user": "ann"]])
+        #expect(try Verdict(loggedIn.value, rule: "login") == .continue)
+        let fallback = try engine.evaluate(declared: declarations.fallbacks[0].function, arguments: [["url": "myapp://new?x=1"], [:]])
+        #expect(try Verdict(fallback.value, rule: "fallback") == .redirect(url: "myapp://upgrade?url=myapp%3A%2F%2Fnew%3Fx%3D1", params: [:]))
+    }
+
+    @Test(arguments: [
+        ("return rewrite { params = { tab = \"posts\" } }", Verdict.rewrite(params: ["tab": "posts"])),
+        ("return next()", Verdict.next),
+        ("return respond({ ok = true })", Verdict.respond(["ok": true])),
+        ("return redirect(\"myapp://a\", { from = \"rule\" })", Verdict.redirect(url: "myapp://a", params: ["from": "rule"])),
+        ("return gate(\"myapp://login\", { resume = false })", Verdict.gate(url: "myapp://login", resume: false)),
+        ("return reject(\"no\")", Verdict.reject(reason: "no", code: nil)),
+        ("return nil", Verdict.continue),
+    ])
+    func readsEachVerdict(_ body: String, _ expected: Verdict) throws {
+        let engine = try Self.engine("function rule(req, ctx)\n\(body)\nend")
+        #expect(try Verdict(engine.evaluate("rule", arguments: [[:], [:]]).value, rule: "rule") == expected)
+    }
+
+    @Test func keepsLuasOwnNextForIteration() throws {
+        let engine = try Self.engine("function first(req) local k, v = next({ a = 1 }) return k .. v end")
+        #expect(try engine.evaluate("first").value == "a1")
+    }
+
+    @Test func refusesNonVerdicts() throws {
+        let engine = try Self.engine("function rule() return 42 end")
+        let error = #expect(throws: LuaError.self) { try Verdict(engine.evaluate("rule").value, rule: "rule") }
+        #expect(error?.message.hasPrefix("the rule returned the number 42; a rule returns nil (carry on) or a verdict") == true)
+    }
+
+    @Test(arguments: [
+        ("interceptor { name = \"a\", run = function() end }", "interceptor \"a\": give exactly one of route = PATTERN, routes = { PATTERN, ... } or all = true"),
+        ("interceptor { name = \"a\", all = true }", "interceptor \"a\": missing run (function)"),
+        ("interceptor { name = \"a\", all = true, run = print, colour = 1 }", "interceptor: unknown field colour"),
+        ("interceptor { name = \"a\", all = true, run = print }\ninterceptor { name = \"a\", all = true, run = print }", "interceptor \"a\" is declared twice; names are unique"),
+        ("interceptor { name = \"a\", all = true, on_error = \"ignore\", run = print }", "interceptor \"a\": on_error must be \"continue\" or \"reject\", not \"ignore\""),
+        ("redirect { from = \"/a\" }", "redirect: missing to (string)"),
+        ("redirect(42)", "redirect(url [, params]) takes the URL to open instead, or redirect{ from = ..., to = ... } declares a redirect"),
+        ("group(\"login\", print)\ngroup(\"login\", print)", "group \"login\" already has a policy (at rules/policy.lua:1)"),
+        ("fallback(\"x\")", "fallback(function(req, ctx) ... end) handles URLs no route matches"),
+    ])
+    func explainsMistakenDeclarationsWithTheirLine(_ text: String, _ message: String) {
+        let error = #expect(throws: LuaError.self) { try Self.engine(text) }
+        #expect(error?.chunkName == "rules/policy.lua")
+        #expect(error?.message == message, "\(error?.description ?? "")")
+    }
+
+    @Test func refusesDeclarationsWhileRulesRun() throws {
+        let engine = try Self.engine("function late() group(\"x\", function() end) end")
+        let error = #expect(throws: LuaError.self) { try engine.evaluate("late") }
+        #expect(error?.message == "group: rules are declared while the bundle loads, not while they run")
+    }
+}
