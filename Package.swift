@@ -61,7 +61,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JunctionLuaTests",
-            dependencies: ["JunctionLua"],
+            dependencies: ["JunctionLua", "JunctionCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

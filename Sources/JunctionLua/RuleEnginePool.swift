@@ -22,6 +22,8 @@ public final class RuleEnginePool: Sendable {
     public let valueLimits: RuleValueLimits
     /// The most idle engines kept.
     public let maximumIdle: Int
+    /// What the bundle declared (the same in every engine).
+    public let declarations: RuleDeclarations
     private let logger: Logger
     private let idle: Locked<[EngineBox]>
     private let created = Atomic<Int>(0)
@@ -45,6 +47,7 @@ public final class RuleEnginePool: Sendable {
         self.maximumIdle = maximumIdle
         self.logger = logger
         let first = try RuleEngine(sources: sources, limits: limits, valueLimits: valueLimits, logger: logger)
+        declarations = first.declarations
         idle = Locked([EngineBox(first)])
         created.store(1, ordering: .relaxed)
     }

@@ -1,0 +1,103 @@
+public import JunctionCore
+public import Logging
+internal import Foundation
+
+/// A bundle folder, loaded and compiled: its manifest, its route table, its rules (as a
+/// pool of engines ready to evaluate them) and what they declared.
+///
+/// ```
+/// example/
+///   manifest.yaml   name, version, minimum_host_version, description, on_error
+///   routes.yaml     the route table
+///   *.lua           the rules, run in file-name order
+///   tests/*.yaml    rule tests (for `junction test`)
+/// ```
+///
+/// Loading either returns a complete bundle or throws every problem found; it never
+/// returns part of one.
+public struct RuleBundle: Sendable {
+    /// The folder it was loaded from.
+    public let directory: String
+    /// Its manifest.
+    public let manifest: BundleManifest
+    /// Its route table.
+    public let routes: RouteTable
+    /// Its Lua files, in the order they run, named relative to the bundle (`login.lua`):
+    /// Lua shortens long chunk names in its messages, and traces read better this way.
+    public let sources: [RuleSource]
+    /// Engines compiled from `sources`.
+    public let engines: RuleEnginePool
+    /// What the rules declared.
+    public let declarations: RuleDeclarations
+    /// The paths of its rule-test files, sorted.
+    public let testFiles: [String]
+
+    /// Loads and compiles a bundle folder.
+    /// - Parameters:
+    ///   - directory: The bundle's folder.
+    ///   - limits: The sandbox's budgets for its rules.
+    ///   - logger: Receives the rules' `print` and `log.*` output.
+    /// - Returns: The bundle.
+    /// - Throws: `BundleError` listing every problem as `FILE:LINE:COLUMN` (or `FILE:LINE`
+    ///   for Lua): a missing or invalid manifest or route table, a rule that does not
+    ///   compile or fails while loading, state a rule would keep between evaluations.
+    public static func load(
+        directory: String, limits: SandboxLimits = SandboxLimits(), logger: Logger = Logger(label: "junction.lua")
+    ) throws(BundleError) -> RuleBundle {
+        let folder = URL(fileURLWithPath: directory)
+        var problems: [Diagnostic] = []
+
+        func read(_ names: [String], what: String) -> (path: String, text: String)? {
+            for name in names {
+                let path = folder.appendingPathComponent(name).path
+                guard FileManager.default.fileExists(atPath: path) else { continue }
+                guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                    problems.append(Diagnostic(.error, "cannot read \(name) as UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1)))
+                    return nil
+                }
+                return (path, text)
+            }
+            problems.append(Diagnostic(.error, "the bundle has no \(names.joined(separator: " or ")) (\(what))", at: SourceLocation(file: directory, line: 1, column: 1)))
+            return nil
+        }
+
+        var manifest: BundleManifest?
+        if let (path, text) = read(["manifest.yaml", "manifest.yml", "manifest.json"], what: "its name and version") {
+            do { manifest = try BundleManifest.load(text: text, file: path) } catch { problems += error.diagnostics }
+        }
+        var routes: RouteTable?
+        if let (path, text) = read(["routes.yaml", "routes.yml", "routes.json"], what: "its route table") {
+            do { routes = try RouteTable.load(text: text, file: path) } catch { problems += error.diagnostics }
+        }
+
+        var sources: [RuleSource] = []
+        let listing = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in listing.filter({ $0.hasSuffix(".lua") }).sorted() {
+            let path = folder.appendingPathComponent(name).path
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                problems.append(Diagnostic(.error, "cannot read \(name) as UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1)))
+                continue
+            }
+            sources.append(RuleSource(name: name, text: text))
+        }
+        let testsFolder = folder.appendingPathComponent("tests")
+        let testFiles = ((try? FileManager.default.contentsOfDirectory(atPath: testsFolder.path)) ?? [])
+            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
+            .map { testsFolder.appendingPathComponent($0).path }
+
+        var engines: RuleEnginePool?
+        do {
+            engines = try RuleEnginePool(sources: sources, limits: limits, logger: logger)
+        } catch {
+            let line = error.line ?? 1
+            let file = folder.appendingPathComponent(error.chunkName).path
+            problems.append(Diagnostic(.error, "\(error.message) [\(error.code)]", at: SourceLocation(file: file, line: line, column: 1)))
+        }
+
+        guard problems.isEmpty, let manifest, let routes, let engines else { throw BundleError(problems) }
+        let declarations = engines.declarations
+        return RuleBundle(
+            directory: directory, manifest: manifest, routes: routes, sources: sources, engines: engines,
+            declarations: declarations, testFiles: testFiles)
+    }
+}

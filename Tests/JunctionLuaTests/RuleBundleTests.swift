@@ -1,0 +1,67 @@
+import Foundation
+import JunctionCore
+import JunctionLua
+import Testing
+
+@Suite struct RuleBundleTests {
+    /// Writes `files` (relative path → text) into a new folder and returns its path.
+    static func folder(_ files: [String: String]) throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("junction-bundle-\(UUID().uuidString)")
+        for (path, text) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return root.path
+    }
+
+    @Test func loadsAndCompilesACompleteBundle() throws {
+        let directory = try Self.folder([
+            "manifest.yaml": "name: shop\nversion: 3\nminimum_host_version: 5.0\n",
+            "routes.yaml": "routes:\n  - name: home\n    pattern: myapp://home\n    exported: true\n",
+            "b_policies.lua": "group('login', function(req, ctx) if ctx.user == nil then return gate('myapp://login') end end)\n",
+            "a_redirects.lua": "redirect { from = 'myapp://old', to = 'myapp://home' }\n",
+            "tests/login.yaml": "tests: []\n",
+            "tests/notes.txt": "not a test\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let bundle = try RuleBundle.load(directory: directory)
+        #expect(bundle.manifest.name == "shop" && bundle.manifest.version == .integer(3))
+        #expect(bundle.routes.routes.map(\.name) == ["home"])
+        #expect(bundle.sources.map(\.name) == ["a_redirects.lua", "b_policies.lua"])
+        #expect(bundle.declarations.redirects.map(\.to) == ["myapp://home"])
+        #expect(bundle.declarations.groups.first?.location == "b_policies.lua:1")
+        #expect(bundle.testFiles == ["\(directory)/tests/login.yaml"])
+        let verdict = try bundle.engines.withEngine { engine throws(LuaError) in
+            try engine.evaluate(declared: bundle.declarations.groups[0].function, arguments: [[:], [:]])
+        }
+        #expect(try Verdict(verdict.value, rule: "login") == .gate(url: "myapp://login", resume: true))
+    }
+
+    @Test func reportsEveryProblemAndLoadsNothing() throws {
+        let directory = try Self.folder([
+            "manifest.yaml": "name: shop\n",
+            "broken.lua": "function f()\n  return = 1\nend\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let error = #expect(throws: BundleError.self) { try RuleBundle.load(directory: directory) }
+        #expect(error?.diagnostics.map(\.description) == [
+            "\(directory)/manifest.yaml:1:1: error: missing \"version:\" — a whole number or a semantic version that grows with every release",
+            "\(directory):1:1: error: the bundle has no routes.yaml or routes.yml or routes.json (its route table)",
+            "\(directory)/broken.lua:2:1: error: unexpected symbol near '=' [syntax]",
+        ])
+    }
+
+    @Test func namesARuleThatFailsWhileLoading() throws {
+        let directory = try Self.folder([
+            "manifest.yaml": "name: shop\nversion: 1\n",
+            "routes.yaml": "routes: []\n",
+            "setup.lua": "local limits = { max = 3 }\n\nlimits.max = limits.max + nil\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let error = #expect(throws: BundleError.self) { try RuleBundle.load(directory: directory) }
+        #expect(error?.diagnostics.count == 1)
+        #expect(error?.diagnostics.first?.location == SourceLocation(file: "\(directory)/setup.lua", line: 3, column: 1))
+        #expect(error?.diagnostics.first?.message.hasPrefix("attempt to perform arithmetic on a nil value") == true)
+    }
+}
