@@ -37,7 +37,10 @@ let package = Package(
         ),
         .target(
             name: "JunctionLua",
-            dependencies: ["CLua", "JunctionCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CLua", "JunctionCore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(

@@ -21,7 +21,7 @@ import Testing
             "routes.yaml": "routes:\n  - name: home\n    pattern: myapp://home\n    exported: true\n",
             "b_policies.lua": "group('login', function(req, ctx) if ctx.user == nil then return gate('myapp://login') end end)\n",
             "a_redirects.lua": "redirect { from = 'myapp://old', to = 'myapp://home' }\n",
-            "tests/login.yaml": "tests: []\n",
+            "tests/login.yaml": "tests:\n  - open: myapp://orders\n    expect: { gate: myapp://login }\n",
             "tests/notes.txt": "not a test\n",
         ])
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -32,6 +32,7 @@ import Testing
         #expect(bundle.declarations.redirects.map(\.to) == ["myapp://home"])
         #expect(bundle.declarations.groups.first?.location == "b_policies.lua:1")
         #expect(bundle.testFiles == ["\(directory)/tests/login.yaml"])
+        #expect(bundle.tests.map(\.expectation.gate) == ["myapp://login"])
         let verdict = try bundle.engines.withEngine { engine throws(LuaError) in
             try engine.evaluate(declared: bundle.declarations.groups[0].function, arguments: [[:], [:]])
         }
@@ -42,12 +43,14 @@ import Testing
         let directory = try Self.folder([
             "manifest.yaml": "name: shop\n",
             "broken.lua": "function f()\n  return = 1\nend\n",
+            "tests/a.yaml": "tests:\n  - open: myapp://a\n",
         ])
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let error = #expect(throws: BundleError.self) { try RuleBundle.load(directory: directory) }
         #expect(error?.diagnostics.map(\.description) == [
             "\(directory)/manifest.yaml:1:1: error: missing \"version:\" — a whole number or a semantic version that grows with every release",
             "\(directory):1:1: error: the bundle has no routes.yaml or routes.yml or routes.json (its route table)",
+            "\(directory)/tests/a.yaml:2:5: error: this test has no \"expect:\" — what the decision must be",
             "\(directory)/broken.lua:2:1: error: unexpected symbol near '=' [syntax]",
         ])
     }

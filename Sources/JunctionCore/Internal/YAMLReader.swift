@@ -1,28 +1,28 @@
 internal import Foundation
-internal import Yams
+package import Yams
 
 /// Reads a YAML or JSON configuration document (JSON is read as the YAML it is) and
 /// collects every problem as a `FILE:LINE:COLUMN` diagnostic. Shared by the loaders of
 /// route tables and bundle manifests.
-struct YAMLReader {
+package struct YAMLReader {
     /// Files larger than this are refused: configuration, not data.
-    static let maximumFileSize = 16 << 20
+    package static let maximumFileSize = 16 << 20
     /// The most nodes a loader visits; a document that expands beyond it is refused.
-    static let maximumNodes = 1_000_000
+    package static let maximumNodes = 1_000_000
 
-    let file: String
+    package let file: String
     /// What the document is, for messages: "a route table".
-    let document: String
-    private(set) var diagnostics: [Diagnostic] = []
+    package let document: String
+    package private(set) var diagnostics: [Diagnostic] = []
     private var nodesVisited = 0
 
-    init(file: String, document: String) {
+    package init(file: String, document: String) {
         self.file = file
         self.document = document
     }
 
     /// Parses `text`; `nil` (with a diagnostic, or for an empty document) when it cannot be read.
-    mutating func compose(_ text: String) -> Node? {
+    package mutating func compose(_ text: String) -> Node? {
         guard text.utf8.count <= Self.maximumFileSize else {
             error("file is larger than \(Self.maximumFileSize >> 20) MiB; \(document) should be far smaller", nil)
             return nil
@@ -41,7 +41,7 @@ struct YAMLReader {
         return nil
     }
 
-    mutating func visit() -> Bool {
+    package mutating func visit() -> Bool {
         nodesVisited += 1
         if nodesVisited == Self.maximumNodes {
             error("the document expands to more than \(Self.maximumNodes) nodes (YAML aliases?); \(document) should be far smaller", nil)
@@ -51,7 +51,7 @@ struct YAMLReader {
 
     /// The pairs of a mapping (Yams has refused duplicate keys already), counted
     /// against the node budget.
-    mutating func pairs(of map: Node.Mapping) -> [(key: Node, value: Node)] {
+    package mutating func pairs(of map: Node.Mapping) -> [(key: Node, value: Node)] {
         var result: [(key: Node, value: Node)] = []
         for (key, value) in map where visit() {
             result.append((key, value))
@@ -59,37 +59,37 @@ struct YAMLReader {
         return result
     }
 
-    mutating func mapping(_ node: Node, _ what: String) -> Node.Mapping? {
+    package mutating func mapping(_ node: Node, _ what: String) -> Node.Mapping? {
         if let map = node.mapping { return map }
         error("\(what) must be a mapping of keys to values", node.mark)
         return nil
     }
 
-    mutating func sequence(_ node: Node, _ what: String) -> Node.Sequence? {
+    package mutating func sequence(_ node: Node, _ what: String) -> Node.Sequence? {
         if let list = node.sequence { return list }
         error("\(what) must be a list (\"- …\" items)", node.mark)
         return nil
     }
 
-    mutating func string(_ node: Node, _ what: String) -> String? {
+    package mutating func string(_ node: Node, _ what: String) -> String? {
         if let scalar = node.scalar { return scalar.string }
         error("\(what) must be text", node.mark)
         return nil
     }
 
-    mutating func strings(_ node: Node, _ what: String) -> [String] {
+    package mutating func strings(_ node: Node, _ what: String) -> [String] {
         if let scalar = node.scalar { return [scalar.string] }
         guard let list = sequence(node, what) else { return [] }
         return list.compactMap { item in string(item, "each of \(what)") }
     }
 
-    mutating func int(_ node: Node, _ what: String) -> Int? {
+    package mutating func int(_ node: Node, _ what: String) -> Int? {
         if let text = node.scalar?.string, let number = Int(text) { return number }
         error("\(what) must be an integer", node.mark)
         return nil
     }
 
-    mutating func bool(_ node: Node, _ what: String) -> Bool? {
+    package mutating func bool(_ node: Node, _ what: String) -> Bool? {
         switch node.scalar?.string {
         case "true": return true
         case "false": return false
@@ -99,22 +99,26 @@ struct YAMLReader {
         }
     }
 
-    mutating func unknownKey(_ key: Node, allowed: [String], in what: String) {
+    package mutating func unknownKey(_ key: Node, allowed: [String], in what: String) {
         let text = key.scalar?.string ?? "(not text)"
         error("unknown key \"\(text)\" in \(what); expected one of \(allowed.joined(separator: ", "))", key.mark)
     }
 
     // MARK: - Reporting
 
-    func location(_ mark: Mark?) -> SourceLocation? {
+    package func location(_ mark: Mark?) -> SourceLocation? {
         mark.map { SourceLocation(file: file, line: $0.line, column: $0.column) }
     }
 
-    mutating func error(_ message: String, _ mark: Mark?) {
+    package mutating func error(_ message: String, at location: SourceLocation) {
+        diagnostics.append(Diagnostic(.error, message, at: location))
+    }
+
+    package mutating func error(_ message: String, _ mark: Mark?) {
         diagnostics.append(Diagnostic(.error, message, at: location(mark) ?? SourceLocation(file: file, line: 1, column: 1)))
     }
 
-    mutating func reportSyntax(_ yaml: YamlError) {
+    package mutating func reportSyntax(_ yaml: YamlError) {
         switch yaml {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
             let detail = context.map { "\(problem) \($0.text)" } ?? problem

@@ -31,6 +31,8 @@ public struct RuleBundle: Sendable {
     public let declarations: RuleDeclarations
     /// The paths of its rule-test files, sorted.
     public let testFiles: [String]
+    /// Its rule tests, file by file in that order.
+    public let tests: [RuleTestCase]
 
     /// Loads and compiles a bundle folder.
     /// - Parameters:
@@ -39,7 +41,7 @@ public struct RuleBundle: Sendable {
     ///   - logger: Receives the rules' `print` and `log.*` output.
     /// - Returns: The bundle.
     /// - Throws: `BundleError` listing every problem as `FILE:LINE:COLUMN` (or `FILE:LINE`
-    ///   for Lua): a missing or invalid manifest or route table, a rule that does not
+    ///   for Lua): a missing or invalid manifest, route table or test file, a rule that does not
     ///   compile or fails while loading, state a rule would keep between evaluations.
     public static func load(
         directory: String, limits: SandboxLimits = SandboxLimits(), logger: Logger = Logger(label: "junction.lua")
@@ -85,6 +87,15 @@ public struct RuleBundle: Sendable {
             .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
             .map { testsFolder.appendingPathComponent($0).path }
 
+        var tests: [RuleTestCase] = []
+        for path in testFiles {
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                problems.append(Diagnostic(.error, "cannot read the test file as UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1)))
+                continue
+            }
+            do { tests += try RuleTestCase.load(text: text, file: path) } catch { problems += error.diagnostics }
+        }
+
         var engines: RuleEnginePool?
         do {
             engines = try RuleEnginePool(sources: sources, limits: limits, logger: logger)
@@ -98,6 +109,6 @@ public struct RuleBundle: Sendable {
         let declarations = engines.declarations
         return RuleBundle(
             directory: directory, manifest: manifest, routes: routes, sources: sources, engines: engines,
-            declarations: declarations, testFiles: testFiles)
+            declarations: declarations, testFiles: testFiles, tests: tests)
     }
 }

@@ -1,0 +1,139 @@
+public import JunctionCore
+internal import Yams
+
+extension RuleTestCase {
+    /// Reads the tests of one `tests/*.yaml` file.
+    /// - Parameters:
+    ///   - text: The file's YAML (or JSON).
+    ///   - file: Its path, for diagnostics.
+    /// - Returns: The tests, in file order.
+    /// - Throws: `BundleError` with every problem as `FILE:LINE:COLUMN`.
+    public static func load(text: String, file: String) throws(BundleError) -> [RuleTestCase] {
+        var yaml = YAMLReader(file: file, document: "a rule-test file")
+        guard let root = yaml.compose(text), let map = yaml.mapping(root, "a rule-test file") else {
+            if yaml.diagnostics.isEmpty { yaml.error("the file is empty; a rule-test file has \"tests:\"", nil) }
+            throw BundleError(yaml.diagnostics)
+        }
+        var tests: [RuleTestCase] = []
+        var sawTests = false
+        for (key, value) in yaml.pairs(of: map) {
+            guard key.string == "tests" else {
+                yaml.unknownKey(key, allowed: ["tests"], in: "a rule-test file")
+                continue
+            }
+            sawTests = true
+            guard let list = yaml.sequence(value, "tests") else { continue }
+            for item in list where yaml.visit() {
+                if let test = readTest(item, &yaml) { tests.append(test) }
+            }
+        }
+        if !sawTests { yaml.error("missing \"tests:\" — the list of tests", root.mark) }
+        var first: [String: SourceLocation] = [:]
+        for test in tests {
+            if let earlier = first[test.name] {
+                yaml.error("a test named \"\(test.name)\" is already at line \(earlier.line); give each test its own name", at: test.location)
+            } else {
+                first[test.name] = test.location
+            }
+        }
+        guard yaml.diagnostics.isEmpty else { throw BundleError(yaml.diagnostics) }
+        return tests
+    }
+
+    private static func readTest(_ node: Node, _ yaml: inout YAMLReader) -> RuleTestCase? {
+        guard let map = yaml.mapping(node, "a test") else { return nil }
+        var name: String?
+        var open: String?
+        var source = "internal"
+        var context: RuleValue = [:]
+        var params: RuleValue = [:]
+        var expectation: Expectation?
+        for (key, value) in yaml.pairs(of: map) {
+            switch key.string {
+            case "name": name = yaml.string(value, "name")
+            case "open": open = yaml.string(value, "open")
+            case "source": source = yaml.string(value, "source") ?? source
+            case "context": context = ruleValue(value, &yaml, "context", requireTable: true)
+            case "params": params = ruleValue(value, &yaml, "params", requireTable: true)
+            case "expect": expectation = readExpectation(value, &yaml)
+            default: yaml.unknownKey(key, allowed: ["name", "open", "source", "context", "params", "expect"], in: "a test")
+            }
+        }
+        let location = yaml.location(node.mark) ?? SourceLocation(file: yaml.file, line: 1, column: 1)
+        guard let open else {
+            yaml.error("this test has no \"open:\" — the URL it opens", node.mark)
+            return nil
+        }
+        guard let expectation else {
+            yaml.error("this test has no \"expect:\" — what the decision must be", node.mark)
+            return nil
+        }
+        return RuleTestCase(
+            name: name ?? "\(open) (line \(location.line))", open: open, source: source, context: context,
+            params: params, expectation: expectation, location: location)
+    }
+
+    private static func readExpectation(_ node: Node, _ yaml: inout YAMLReader) -> Expectation? {
+        guard let map = yaml.mapping(node, "expect") else { return nil }
+        var expectation = Expectation()
+        var checks = 0
+        for (key, value) in yaml.pairs(of: map) {
+            checks += 1
+            switch key.string {
+            case "route": expectation.route = yaml.string(value, "route")
+            case "params":
+                if case .table(let fields) = ruleValue(value, &yaml, "expect.params", requireTable: true) { expectation.params = fields }
+            case "redirect": expectation.redirect = yaml.string(value, "redirect")
+            case "reject":
+                if let flag = value.scalar.flatMap({ Bool($0.string) }) {
+                    expectation.reject = flag
+                } else {
+                    expectation.reject = true
+                    expectation.rejectReason = yaml.string(value, "reject")
+                }
+            case "gate": expectation.gate = yaml.string(value, "gate")
+            case "respond": expectation.respond = ruleValue(value, &yaml, "respond", requireTable: false)
+            case "unmatched": expectation.unmatched = yaml.bool(value, "unmatched") ?? false
+            default:
+                checks -= 1
+                yaml.unknownKey(key, allowed: ["route", "params", "redirect", "reject", "gate", "respond", "unmatched"], in: "expect")
+            }
+        }
+        if checks == 0 { yaml.error("expect: says nothing to check; give route, params, redirect, reject, gate, respond or unmatched", node.mark) }
+        return expectation
+    }
+
+    /// A YAML value as a `RuleValue`: plain scalars typed as YAML's core schema types them
+    /// (`5` an integer, `5.5` a number, `true` a boolean, `null` nil — quote `"5.2.0"`-like
+    /// text to be safe), quoted scalars always strings, mappings tables, sequences arrays.
+    private static func ruleValue(_ node: Node, _ yaml: inout YAMLReader, _ what: String, requireTable: Bool) -> RuleValue {
+        if requireTable, node.mapping == nil {
+            yaml.error("\(what) must be a mapping of names to values", node.mark)
+            return [:]
+        }
+        switch node {
+        case .scalar(let scalar):
+            guard scalar.style == .plain else { return .string(scalar.string) }
+            if let flag = node.bool, ["true", "false"].contains(scalar.string) { return .bool(flag) }
+            if let number = node.int { return .int(Int64(number)) }
+            if scalar.string == "null" || scalar.string == "~" { return .nil }
+            if let number = node.float, Double(scalar.string) != nil { return .double(number) }
+            return .string(scalar.string)
+        case .mapping(let map):
+            var fields: [String: RuleValue] = [:]
+            for (key, value) in yaml.pairs(of: map) {
+                guard let name = key.scalar?.string else { continue }
+                let converted = ruleValue(value, &yaml, "\(what).\(name)", requireTable: false)
+                if case .nil = converted { continue }  // a Lua table cannot hold nil: leave it out
+                fields[name] = converted
+            }
+            return .table(fields)
+        case .sequence(let list):
+            var items: [RuleValue] = []
+            for item in list where yaml.visit() { items.append(ruleValue(item, &yaml, what, requireTable: false)) }
+            return .array(items)
+        case .alias:
+            return .nil
+        }
+    }
+}
