@@ -49,15 +49,20 @@ public struct RuleBundle: Sendable {
         let folder = URL(fileURLWithPath: directory)
         var problems: [Diagnostic] = []
 
+        /// The file's text, or `nil` with a diagnostic.
+        func text(at path: String) -> String? {
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                problems.append(Diagnostic(.error, "cannot read the file as UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1)))
+                return nil
+            }
+            return text
+        }
+        /// The first of `names` that exists, read; a diagnostic when none does.
         func read(_ names: [String], what: String) -> (path: String, text: String)? {
             for name in names {
                 let path = folder.appendingPathComponent(name).path
                 guard FileManager.default.fileExists(atPath: path) else { continue }
-                guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                    problems.append(Diagnostic(.error, "cannot read \(name) as UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1)))
-                    return nil
-                }
-                return (path, text)
+                return text(at: path).map { (path, $0) }
             }
             problems.append(Diagnostic(.error, "the bundle has no \(names.joined(separator: " or ")) (\(what))", at: SourceLocation(file: directory, line: 1, column: 1)))
             return nil
@@ -75,12 +80,9 @@ public struct RuleBundle: Sendable {
         var sources: [RuleSource] = []
         let listing = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for name in listing.filter({ $0.hasSuffix(".lua") }).sorted() {
-            let path = folder.appendingPathComponent(name).path
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                problems.append(Diagnostic(.error, "cannot read \(name) as UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1)))
-                continue
+            if let source = text(at: folder.appendingPathComponent(name).path) {
+                sources.append(RuleSource(name: name, text: source))
             }
-            sources.append(RuleSource(name: name, text: text))
         }
         let testsFolder = folder.appendingPathComponent("tests")
         let testFiles = ((try? FileManager.default.contentsOfDirectory(atPath: testsFolder.path)) ?? [])
@@ -89,11 +91,8 @@ public struct RuleBundle: Sendable {
 
         var tests: [RuleTestCase] = []
         for path in testFiles {
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                problems.append(Diagnostic(.error, "cannot read the test file as UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1)))
-                continue
-            }
-            do { tests += try RuleTestCase.load(text: text, file: path) } catch { problems += error.diagnostics }
+            guard let source = text(at: path) else { continue }
+            do { tests += try RuleTestCase.load(text: source, file: path) } catch { problems += error.diagnostics }
         }
 
         var engines: RuleEnginePool?
