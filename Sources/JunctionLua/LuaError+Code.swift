@@ -1,3 +1,4 @@
+import JunctionCore
 extension LuaError {
     /// The kind of a ``LuaError``: an open set of values, so new kinds can be added
     /// without breaking code that switches over the known ones.

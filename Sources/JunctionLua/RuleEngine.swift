@@ -1,3 +1,4 @@
+public import JunctionCore
 public import Logging
 
 /// A bundle's rules compiled into one sandboxed Lua 5.4 state.

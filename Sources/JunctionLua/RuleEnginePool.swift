@@ -1,3 +1,4 @@
+import JunctionCore
 public import Logging
 import Synchronization
 

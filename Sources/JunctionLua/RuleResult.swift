@@ -1,3 +1,4 @@
+public import JunctionCore
 /// What one rule evaluation returned, and what it cost.
 public struct RuleResult: Sendable, Hashable {
     /// The rule's first return value (`.nil` when it returned nothing).

@@ -1,3 +1,4 @@
+import JunctionCore
 /// How large a ``RuleValue`` may be when it crosses between Swift and Lua, in
 /// either direction.
 ///

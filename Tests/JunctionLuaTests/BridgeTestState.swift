@@ -1,6 +1,7 @@
 import CLua
 import Testing
 
+import JunctionCore
 @testable import JunctionLua
 
 /// A plain Lua state for testing the value bridge on its own, apart from the

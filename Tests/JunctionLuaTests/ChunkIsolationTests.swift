@@ -1,3 +1,4 @@
+import JunctionCore
 @testable import JunctionLua
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Testing
 
+import JunctionCore
 @testable import JunctionLua
 
 @Suite struct ReadOnlyTableTests {

@@ -1,3 +1,4 @@
+import JunctionCore
 import JunctionLua
 import Logging
 import Testing

@@ -1,3 +1,4 @@
+import JunctionCore
 import JunctionLua
 
 /// `rule.*`: one small interceptor evaluated through the sandbox with its budgets on

@@ -1,3 +1,4 @@
+import JunctionCore
 internal import CLua
 
 extension LuaState {

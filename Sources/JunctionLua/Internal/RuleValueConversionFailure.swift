@@ -1,3 +1,4 @@
+import JunctionCore
 /// Why a value did not convert, and where: the internal error of
 /// ``RuleValueReader`` and ``RuleValueWriter``, which each turn it into a
 /// ``LuaError`` with code ``LuaError/Code/conversion`` at their entry point.

@@ -1,3 +1,4 @@
+import JunctionCore
 /// Where in a value a conversion problem is, rendered the way Lua code would
 /// index it: `result.items[3]["content-type"]`.
 ///

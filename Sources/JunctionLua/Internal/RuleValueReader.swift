@@ -1,3 +1,4 @@
+import JunctionCore
 internal import CLua
 
 /// Converts one value on the Lua stack into a ``RuleValue``.

@@ -1,3 +1,4 @@
+import JunctionCore
 internal import CLua
 
 /// Pushes a ``RuleValue`` onto the Lua stack.

@@ -1,22 +1,6 @@
-/// What a rule decided, read from what it returned: `nil` (carry on) or one of the
-/// verdict constructors of the rule API (docs/rules.md).
-public enum Verdict: Sendable, Hashable {
-    /// `nil`: carry on.
-    case `continue`
-    /// `redirect(url, params?)`: open `url` instead.
-    case redirect(url: String, params: [String: RuleValue])
-    /// `reject(reason, code?)`: refuse the request.
-    case reject(reason: String, code: Int?)
-    /// `gate(url, { resume = true })`: open `url` first (a login page) and, when it
-    /// finishes successfully, run the original request again if `resume`.
-    case gate(url: String, resume: Bool)
-    /// `rewrite { params = {...} }`: change parameters and carry on.
-    case rewrite(params: [String: RuleValue])
-    /// `next()`: this route declines; try the next matching route.
-    case next
-    /// `respond(value)`: answer an action route directly.
-    case respond(RuleValue)
+public import JunctionCore
 
+extension Verdict {
     /// Reads a rule's result.
     /// - Parameters:
     ///   - value: What the rule returned.
