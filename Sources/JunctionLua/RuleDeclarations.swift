@@ -71,6 +71,9 @@ public struct RuleDeclarations: Sendable, Hashable {
     /// Every fallback, in declaration order.
     public var fallbacks: [Fallback] = []
 
+    /// No declarations.
+    public init() {}
+
     /// Reads the summary the sandbox makes when it seals a bundle.
     init(summary: RuleValue) {
         func list(_ key: String) -> [[String: RuleValue]] {

@@ -43,12 +43,16 @@ public final class RuleEngine {
     ///   - limits: Memory and instruction budgets; also apply while loading.
     ///   - valueLimits: Size limits for values crossing the boundary.
     ///   - logger: Receives `print` output at `info` level (label `junction.lua` by default).
+    ///   - coverage: Whether loading and every evaluation record which lines of the
+    ///     bundle's functions run, read with ``coverage``. Off by default: recording
+    ///     makes evaluations slower.
     /// - Throws: `LuaError` naming the file and line of the first problem: a syntax
     ///   error, a runtime error while loading, a budget exceeded, or state the bundle
     ///   keeps in a way sealing cannot make read-only.
     public init(
         sources: [RuleSource], limits: SandboxLimits = SandboxLimits(),
-        valueLimits: RuleValueLimits = RuleValueLimits(), logger: Logger = Logger(label: "junction.lua")
+        valueLimits: RuleValueLimits = RuleValueLimits(), logger: Logger = Logger(label: "junction.lua"),
+        coverage: Bool = false
     ) throws(LuaError) {
         self.limits = limits
         self.valueLimits = valueLimits
@@ -56,6 +60,8 @@ public final class RuleEngine {
             limits: limits,
             printHandler: { line in logger.info("\(line)", metadata: ["source": "lua print"]) },
             logHandler: { level, line in logger.log(level: level, "\(line)", metadata: ["source": "lua log"]) })
+        if coverage { state.startRecordingCoverage() }
+        state.valueLimits = valueLimits
         let base = state.stackHeight
         for source in sources {
             try state.run(source: source.text, chunkName: source.name, results: 0)
@@ -123,6 +129,11 @@ public final class RuleEngine {
 
     func call(_ target: RuleCalls.Target, session: Int, first: Int32, count: Int32) throws(LuaError) -> RuleResult {
         precondition(session == self.session, "RuleCalls used outside its withArguments body")
+        return try call(target, first: first, count: count)
+    }
+
+    /// Calls `target` with copies of the `count` stack values from `first` as arguments.
+    func call(_ target: RuleCalls.Target, first: Int32, count: Int32) throws(LuaError) -> RuleResult {
         let array: Int32
         let index: Int
         let name: String

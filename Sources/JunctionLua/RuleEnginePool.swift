@@ -25,9 +25,13 @@ public final class RuleEnginePool: Sendable {
     public let maximumIdle: Int
     /// What the bundle declared (the same in every engine).
     public let declarations: RuleDeclarations
+    /// Whether every engine records coverage (see ``coverage``).
+    public let recordsCoverage: Bool
     private let logger: Logger
     private let idle: Locked<[EngineBox]>
     private let created = Atomic<Int>(0)
+    /// The coverage of engines dropped because `maximumIdle` were idle already.
+    private let droppedEnginesCoverage = Locked(RuleCoverage())
 
     /// Compiles the bundle once (so a broken bundle fails here) and keeps that engine.
     /// - Parameters:
@@ -36,10 +40,12 @@ public final class RuleEnginePool: Sendable {
     ///   - valueLimits: Value limits of every engine.
     ///   - maximumIdle: The most idle engines to keep; 8 by default.
     ///   - logger: Receives `print` output.
+    ///   - coverage: Whether every engine records which lines of the bundle run (see
+    ///     ``coverage``). Off by default: recording makes evaluations slower.
     /// - Throws: `LuaError` when the bundle does not compile.
     public init(
         sources: [RuleSource], limits: SandboxLimits = SandboxLimits(), valueLimits: RuleValueLimits = RuleValueLimits(),
-        maximumIdle: Int = 8, logger: Logger = Logger(label: "junction.lua")
+        maximumIdle: Int = 8, logger: Logger = Logger(label: "junction.lua"), coverage: Bool = false
     ) throws(LuaError) {
         precondition(maximumIdle > 0, "maximumIdle must be positive")
         self.sources = sources
@@ -47,7 +53,9 @@ public final class RuleEnginePool: Sendable {
         self.valueLimits = valueLimits
         self.maximumIdle = maximumIdle
         self.logger = logger
-        let first = try RuleEngine(sources: sources, limits: limits, valueLimits: valueLimits, logger: logger)
+        recordsCoverage = coverage
+        let first = try RuleEngine(
+            sources: sources, limits: limits, valueLimits: valueLimits, logger: logger, coverage: coverage)
         declarations = first.declarations
         idle = Locked([EngineBox(first)])
         created.store(1, ordering: .relaxed)
@@ -55,6 +63,17 @@ public final class RuleEnginePool: Sendable {
 
     /// How many engines the pool has compiled so far.
     public var enginesCreated: Int { created.load(ordering: .relaxed) }
+
+    /// The coverage of every engine the pool created, merged; empty (no files) when the
+    /// pool does not record coverage. Engines lent out at this moment are skipped: what
+    /// they record counts once they are given back.
+    public var coverage: RuleCoverage {
+        var merged = droppedEnginesCoverage.withLock { $0 }
+        idle.withLock { engines in
+            for box in engines { merged.merge(box.engine.coverage) }
+        }
+        return merged
+    }
 
     /// Lends `body` an engine no other task is using, and takes it back afterwards.
     /// - Parameter body: Uses the engine; must not keep it.
@@ -69,12 +88,19 @@ public final class RuleEnginePool: Sendable {
     private func borrow() throws(LuaError) -> EngineBox {
         if let box = idle.withLock({ $0.popLast() }) { return box }
         created.add(1, ordering: .relaxed)
-        return EngineBox(try RuleEngine(sources: sources, limits: limits, valueLimits: valueLimits, logger: logger))
+        return EngineBox(try RuleEngine(
+            sources: sources, limits: limits, valueLimits: valueLimits, logger: logger, coverage: recordsCoverage))
     }
 
     private func giveBack(_ box: EngineBox) {
-        idle.withLock { engines in
-            if engines.count < maximumIdle { engines.append(box) }
+        let kept = idle.withLock { engines in
+            guard engines.count < maximumIdle else { return false }
+            engines.append(box)
+            return true
+        }
+        if !kept, recordsCoverage {
+            let coverage = box.engine.coverage
+            droppedEnginesCoverage.withLock { $0.merge(coverage) }
         }
     }
 }

@@ -132,4 +132,38 @@ package struct YAMLReader {
             error("not valid YAML or JSON: \(yaml)", nil)
         }
     }
+
+    /// A YAML value as a `RuleValue`: plain scalars typed as YAML's core schema types them
+    /// (`5` an integer, `5.5` a number, `true` a boolean, `null` nil — quote `"5.2.0"`-like
+    /// text to be safe), quoted scalars always strings, mappings tables, sequences arrays.
+    package mutating func ruleValue(_ node: Node, _ what: String, requireTable: Bool) -> RuleValue {
+        if requireTable, node.mapping == nil {
+            error("\(what) must be a mapping of names to values", node.mark)
+            return [:]
+        }
+        switch node {
+        case .scalar(let scalar):
+            guard scalar.style == .plain else { return .string(scalar.string) }
+            if let flag = node.bool, ["true", "false"].contains(scalar.string) { return .bool(flag) }
+            if let number = node.int { return .int(Int64(number)) }
+            if scalar.string == "null" || scalar.string == "~" { return .nil }
+            if let number = node.float, Double(scalar.string) != nil { return .double(number) }
+            return .string(scalar.string)
+        case .mapping(let map):
+            var fields: [String: RuleValue] = [:]
+            for (key, value) in pairs(of: map) {
+                guard let name = key.scalar?.string else { continue }
+                let converted = ruleValue(value, "\(what).\(name)", requireTable: false)
+                if case .nil = converted { continue }  // a Lua table cannot hold nil: leave it out
+                fields[name] = converted
+            }
+            return .table(fields)
+        case .sequence(let list):
+            var items: [RuleValue] = []
+            for item in list where visit() { items.append(ruleValue(item, what, requireTable: false)) }
+            return .array(items)
+        case .alias:
+            return .nil
+        }
+    }
 }

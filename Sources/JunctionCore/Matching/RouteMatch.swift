@@ -8,6 +8,8 @@ public struct RouteMatch: Sendable {
     public let parameters: PathParameters
     /// Whether the table reads `+` in a query as a space.
     let plusAsSpace: Bool
+    /// The route's position in its table's ``RouteTable/routes``.
+    package let routeIndex: Int
 
     /// The query's items, decoded per the table's `plusAsSpace` option.
     public var query: QueryItems { uri.queryItems(plusAsSpace: plusAsSpace) }

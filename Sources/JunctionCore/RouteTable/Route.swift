@@ -16,11 +16,12 @@ public struct Route: Sendable, Hashable {
         let returns: [ParameterDeclaration]
         let location: SourceLocation?
         let patternLocation: SourceLocation?
+        let meta: [String: RuleValue]
 
         init(
             name: String, pattern: String, target: String, priority: Int, groups: [String], isExported: Bool,
             description: String?, parameters: [ParameterDeclaration], returns: [ParameterDeclaration],
-            location: SourceLocation?, patternLocation: SourceLocation?
+            location: SourceLocation?, patternLocation: SourceLocation?, meta: [String: RuleValue]
         ) {
             self.name = name
             self.pattern = pattern
@@ -33,6 +34,7 @@ public struct Route: Sendable, Hashable {
             self.returns = returns
             self.location = location
             self.patternLocation = patternLocation
+            self.meta = meta
         }
 
         /// A copy with one field changed.
@@ -52,16 +54,18 @@ public struct Route: Sendable, Hashable {
         var description: String?
         var parameters, returns: [ParameterDeclaration]
         var location, patternLocation: SourceLocation?
+        var meta: [String: RuleValue]
 
         init(_ s: Storage) {
             (name, pattern, target, priority, groups, isExported) = (s.name, s.pattern, s.target, s.priority, s.groups, s.isExported)
             (description, parameters, returns, location, patternLocation) = (s.description, s.parameters, s.returns, s.location, s.patternLocation)
+            meta = s.meta
         }
 
         var storage: Storage {
             Storage(name: name, pattern: pattern, target: target, priority: priority, groups: groups, isExported: isExported,
                     description: description, parameters: parameters, returns: returns,
-                    location: location, patternLocation: patternLocation)
+                    location: location, patternLocation: patternLocation, meta: meta)
         }
     }
 
@@ -117,6 +121,12 @@ public struct Route: Sendable, Hashable {
         get { storage.location }
         set { storage = storage.with(\.location, newValue) }
     }
+    /// Free-form data the route table gives rules (`req.route.meta`): `meta: { owner: growth }`.
+    public var meta: [String: RuleValue] {
+        get { storage.meta }
+        set { storage = storage.with(\.meta, newValue) }
+    }
+
     /// Where its pattern was written, when it came from a file.
     public var patternLocation: SourceLocation? {
         get { storage.patternLocation }
@@ -134,15 +144,17 @@ public struct Route: Sendable, Hashable {
     ///   - description: What it is.
     ///   - parameters: Declared parameters.
     ///   - returns: Declared result fields.
+    ///   - meta: Free-form data for rules (`req.route.meta`).
     public init(
         name: String, pattern: String, target: String? = nil, priority: Int = 0,
         groups: [String] = [], isExported: Bool = false, description: String? = nil,
-        parameters: [ParameterDeclaration] = [], returns: [ParameterDeclaration] = []
+        parameters: [ParameterDeclaration] = [], returns: [ParameterDeclaration] = [],
+        meta: [String: RuleValue] = [:]
     ) {
         storage = Storage(
             name: name, pattern: pattern, target: target ?? name, priority: priority, groups: groups,
             isExported: isExported, description: description, parameters: parameters, returns: returns,
-            location: nil, patternLocation: nil)
+            location: nil, patternLocation: nil, meta: meta)
     }
 
     /// The declaration of `name`, if the route declares it.
@@ -158,7 +170,7 @@ public struct Route: Sendable, Hashable {
         return a.name == b.name && a.pattern == b.pattern && a.target == b.target && a.priority == b.priority
             && a.groups == b.groups && a.isExported == b.isExported && a.description == b.description
             && a.parameters == b.parameters && a.returns == b.returns && a.location == b.location
-            && a.patternLocation == b.patternLocation
+            && a.patternLocation == b.patternLocation && a.meta == b.meta
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -34,6 +34,21 @@ public struct RouteTable: Sendable {
         self = try builder.build()
     }
 
+    /// The names of the parameters a pattern captures, in order (`["id", "tab"]` for
+    /// `myapp://user/:id(/:tab)`).
+    /// - Parameters:
+    ///   - pattern: A route pattern.
+    ///   - hostAsPath: When the host is the first path segment.
+    /// - Returns: The names, each once; `nil` when the pattern does not parse.
+    package static func parameterNames(in pattern: String, hostAsPath: HostAsPath) -> [String]? {
+        guard let parsed = try? RoutePattern(pattern, hostAsPath: hostAsPath) else { return nil }
+        var names: [String] = []
+        for expansion in parsed.expansions {
+            for case .parameter(let name, _) in expansion where !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
     /// The route called `name`, or `nil`.
     /// - Parameter name: A route name.
     /// - Returns: The route.
@@ -94,7 +109,8 @@ public struct RouteTable: Sendable {
     }
 
     private func makeMatch(_ hit: RouteTrie.Hit, _ uri: URI) -> RouteMatch {
-        let route = routes[Int(trie.entries[Int(hit.entry)].route)]
-        return RouteMatch(route: route, uri: uri, parameters: hit.parameters, plusAsSpace: options.plusAsSpace)
+        let index = Int(trie.entries[Int(hit.entry)].route)
+        return RouteMatch(
+            route: routes[index], uri: uri, parameters: hit.parameters, plusAsSpace: options.plusAsSpace, routeIndex: index)
     }
 }

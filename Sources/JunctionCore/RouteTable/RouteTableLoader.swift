@@ -59,8 +59,10 @@ struct RouteTableLoader {
                 if let flag = yaml.bool(value, "plusAsSpace") { options.plusAsSpace = flag }
             case "caseSensitive":
                 if let flag = yaml.bool(value, "caseSensitive") { options.caseSensitive = flag }
+            case "dispatchedSchemes":
+                options.dispatchedSchemes = Set(yaml.strings(value, "dispatchedSchemes").map { $0.lowercased() })
             default:
-                yaml.unknownKey(key, allowed: ["hostAsPath", "plusAsSpace", "caseSensitive"], in: "options")
+                yaml.unknownKey(key, allowed: ["hostAsPath", "plusAsSpace", "caseSensitive", "dispatchedSchemes"], in: "options")
             }
         }
         return options
@@ -89,8 +91,10 @@ struct RouteTableLoader {
             case "description": route.description = yaml.string(value, "description")
             case "params": route.parameters = readParameters(value, "params")
             case "returns": route.returns = readParameters(value, "returns")
+            case "meta":
+                if case .table(let fields) = yaml.ruleValue(value, "meta", requireTable: true) { route.meta = fields }
             default:
-                yaml.unknownKey(key, allowed: ["name", "pattern", "target", "priority", "groups", "exported", "description", "params", "returns"], in: "a route")
+                yaml.unknownKey(key, allowed: ["name", "pattern", "target", "priority", "groups", "exported", "description", "params", "returns", "meta"], in: "a route")
             }
         }
         guard let name else {

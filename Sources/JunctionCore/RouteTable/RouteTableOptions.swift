@@ -7,15 +7,25 @@ public struct RouteTableOptions: Sendable, Hashable {
     /// Whether path constants compare case-sensitively; `true` by default. Scheme and
     /// host always compare case-insensitively.
     public var caseSensitive: Bool
+    /// Schemes the app hands as a whole to another stack (`https` to a web view,
+    /// `flutter`, a mini-program): a URL of such a scheme that no route matches is handed
+    /// over to that scheme's dispatcher instead of being unmatched. Lower case; empty by
+    /// default.
+    public var dispatchedSchemes: Set<String>
 
     /// Creates options.
     /// - Parameters:
     ///   - hostAsPath: When a host is the first path segment.
     ///   - plusAsSpace: Whether `+` in a query is a space.
     ///   - caseSensitive: Whether paths compare case-sensitively.
-    public init(hostAsPath: HostAsPath = .auto, plusAsSpace: Bool = true, caseSensitive: Bool = true) {
+    ///   - dispatchedSchemes: Schemes handed as a whole to a dispatcher.
+    public init(
+        hostAsPath: HostAsPath = .auto, plusAsSpace: Bool = true, caseSensitive: Bool = true,
+        dispatchedSchemes: Set<String> = []
+    ) {
         self.hostAsPath = hostAsPath
         self.plusAsSpace = plusAsSpace
         self.caseSensitive = caseSensitive
+        self.dispatchedSchemes = Set(dispatchedSchemes.map { $0.lowercased() })
     }
 }

@@ -17,3 +17,18 @@ public enum Verdict: Sendable, Hashable {
     /// `respond(value)`: answer an action route directly.
     case respond(RuleValue)
 }
+
+extension Verdict {
+    /// A short form for traces: `continue`, `redirect myapp://x`, `reject "reason" (403)`.
+    public var summary: String {
+        switch self {
+        case .continue: return "continue"
+        case .redirect(let url, let params): return "redirect \(url)" + (params.isEmpty ? "" : " \(RuleValue.table(params).compactDescription)")
+        case .reject(let reason, let code): return "reject \"\(reason)\"" + (code.map { " (\($0))" } ?? "")
+        case .gate(let url, let resume): return "gate \(url)" + (resume ? "" : " (no resume)")
+        case .rewrite(let params): return "rewrite \(RuleValue.table(params).compactDescription)"
+        case .next: return "next"
+        case .respond(let value): return "respond \(value.compactDescription)"
+        }
+    }
+}

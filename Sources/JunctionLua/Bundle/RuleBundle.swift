@@ -39,12 +39,15 @@ public struct RuleBundle: Sendable {
     ///   - directory: The bundle's folder.
     ///   - limits: The sandbox's budgets for its rules.
     ///   - logger: Receives the rules' `print` and `log.*` output.
+    ///   - coverage: Whether the bundle's engines record which lines of its rules run
+    ///     (read with ``RuleEnginePool/coverage``, for `junction test --coverage`).
     /// - Returns: The bundle.
     /// - Throws: `BundleError` listing every problem as `FILE:LINE:COLUMN` (or `FILE:LINE`
     ///   for Lua): a missing or invalid manifest, route table or test file, a rule that does not
     ///   compile or fails while loading, state a rule would keep between evaluations.
     public static func load(
-        directory: String, limits: SandboxLimits = SandboxLimits(), logger: Logger = Logger(label: "junction.lua")
+        directory: String, limits: SandboxLimits = SandboxLimits(), logger: Logger = Logger(label: "junction.lua"),
+        coverage: Bool = false
     ) throws(BundleError) -> RuleBundle {
         let folder = URL(fileURLWithPath: directory)
         var problems: [Diagnostic] = []
@@ -97,7 +100,7 @@ public struct RuleBundle: Sendable {
 
         var engines: RuleEnginePool?
         do {
-            engines = try RuleEnginePool(sources: sources, limits: limits, logger: logger)
+            engines = try RuleEnginePool(sources: sources, limits: limits, logger: logger, coverage: coverage)
         } catch {
             let line = error.line ?? 1
             let file = folder.appendingPathComponent(error.chunkName).path

@@ -53,8 +53,8 @@ extension RuleTestCase {
             case "name": name = yaml.string(value, "name")
             case "open": open = yaml.string(value, "open")
             case "source": source = yaml.string(value, "source") ?? source
-            case "context": context = ruleValue(value, &yaml, "context", requireTable: true)
-            case "params": params = ruleValue(value, &yaml, "params", requireTable: true)
+            case "context": context = yaml.ruleValue(value, "context", requireTable: true)
+            case "params": params = yaml.ruleValue(value, "params", requireTable: true)
             case "expect": expectation = readExpectation(value, &yaml)
             default: yaml.unknownKey(key, allowed: ["name", "open", "source", "context", "params", "expect"], in: "a test")
             }
@@ -82,7 +82,7 @@ extension RuleTestCase {
             switch key.string {
             case "route": expectation.route = yaml.string(value, "route")
             case "params":
-                if case .table(let fields) = ruleValue(value, &yaml, "expect.params", requireTable: true) { expectation.params = fields }
+                if case .table(let fields) = yaml.ruleValue(value, "expect.params", requireTable: true) { expectation.params = fields }
             case "redirect": expectation.redirect = yaml.string(value, "redirect")
             case "reject":
                 if let flag = value.scalar.flatMap({ Bool($0.string) }) {
@@ -92,7 +92,7 @@ extension RuleTestCase {
                     expectation.rejectReason = yaml.string(value, "reject")
                 }
             case "gate": expectation.gate = yaml.string(value, "gate")
-            case "respond": expectation.respond = ruleValue(value, &yaml, "respond", requireTable: false)
+            case "respond": expectation.respond = yaml.ruleValue(value, "respond", requireTable: false)
             case "unmatched": expectation.unmatched = yaml.bool(value, "unmatched") ?? false
             default:
                 checks -= 1
@@ -101,39 +101,5 @@ extension RuleTestCase {
         }
         if checks == 0 { yaml.error("expect: says nothing to check; give route, params, redirect, reject, gate, respond or unmatched", node.mark) }
         return expectation
-    }
-
-    /// A YAML value as a `RuleValue`: plain scalars typed as YAML's core schema types them
-    /// (`5` an integer, `5.5` a number, `true` a boolean, `null` nil — quote `"5.2.0"`-like
-    /// text to be safe), quoted scalars always strings, mappings tables, sequences arrays.
-    private static func ruleValue(_ node: Node, _ yaml: inout YAMLReader, _ what: String, requireTable: Bool) -> RuleValue {
-        if requireTable, node.mapping == nil {
-            yaml.error("\(what) must be a mapping of names to values", node.mark)
-            return [:]
-        }
-        switch node {
-        case .scalar(let scalar):
-            guard scalar.style == .plain else { return .string(scalar.string) }
-            if let flag = node.bool, ["true", "false"].contains(scalar.string) { return .bool(flag) }
-            if let number = node.int { return .int(Int64(number)) }
-            if scalar.string == "null" || scalar.string == "~" { return .nil }
-            if let number = node.float, Double(scalar.string) != nil { return .double(number) }
-            return .string(scalar.string)
-        case .mapping(let map):
-            var fields: [String: RuleValue] = [:]
-            for (key, value) in yaml.pairs(of: map) {
-                guard let name = key.scalar?.string else { continue }
-                let converted = ruleValue(value, &yaml, "\(what).\(name)", requireTable: false)
-                if case .nil = converted { continue }  // a Lua table cannot hold nil: leave it out
-                fields[name] = converted
-            }
-            return .table(fields)
-        case .sequence(let list):
-            var items: [RuleValue] = []
-            for item in list where yaml.visit() { items.append(ruleValue(item, &yaml, what, requireTable: false)) }
-            return .array(items)
-        case .alias:
-            return .nil
-        }
     }
 }

@@ -11,6 +11,10 @@ internal import Foundation  // free, realloc, memcmp, strcmp, strstr
 /// with the evaluation and are allowed. The inspector follows each nested function's
 /// upvalue descriptors to tell the two apart.
 ///
+/// It also lists the lines that hold code in every function a chunk defines, nested ones
+/// included (``nestedFunctionLines(ofTop:)``), for ``RuleCoverage``: the public C API
+/// describes one function at a time, while a dump holds the whole tree of prototypes.
+///
 /// Reads the Lua 5.4 binary chunk format (`ldump.c`), after checking its header.
 enum BytecodeInspector {
     /// A function that assigns to a shared variable: where, and the variable's name.
@@ -27,6 +31,35 @@ enum BytecodeInspector {
 
     /// Inspects the function on top of the stack (left there).
     static func inspectTop(of state: OpaquePointer) throws -> Finding? {
+        try readingDump(ofTop: state) { reader in
+            let upvalues = Int(try reader.byte())
+            return try reader.function(persistent: Array(repeating: true, count: upvalues), parentSource: "?")
+        }
+    }
+
+    /// The lines holding code in the functions defined inside the function on top of the
+    /// stack (left there), at any depth — not the lines of that function itself.
+    ///
+    /// A function's lines are those of its instructions, except two that no statement of
+    /// its own stands for: the `OP_VARARGPREP` that opens a vararg function (on the
+    /// `function` line), and the `return` Lua appends at `end`, which only runs when the
+    /// body falls off its end — counting it would leave every function whose paths all
+    /// `return` forever short of full coverage. That `end` line still counts when
+    /// another instruction sits on it, or when the function holds nothing else.
+    static func nestedFunctionLines(ofTop state: OpaquePointer) throws -> Set<Int> {
+        try readingDump(ofTop: state) { reader in
+            try reader.skip(1)  // the main function's upvalue count
+            var lines = Set<Int>()
+            try reader.functionLines(into: &lines, counted: false)
+            return lines
+        }
+    }
+
+    /// Dumps the function on top of the stack (debug information kept) and hands `read`
+    /// a reader placed after the checked header.
+    private static func readingDump<Result>(
+        ofTop state: OpaquePointer, _ read: (inout ChunkReader) throws -> Result
+    ) throws -> Result {
         var buffer = DumpBuffer()
         defer { buffer.release() }
         _ = withUnsafeMutablePointer(to: &buffer) { pointer in
@@ -34,8 +67,7 @@ enum BytecodeInspector {
         }
         var reader = ChunkReader(bytes: UnsafeRawBufferPointer(start: buffer.bytes, count: buffer.count))
         try reader.header()
-        let upvalues = Int(try reader.byte())
-        return try reader.function(persistent: Array(repeating: true, count: upvalues), parentSource: "?")
+        return try read(&reader)
     }
 
     /// Bytes `lua_dump` writes, in memory this code owns (no Swift references, since
@@ -125,14 +157,7 @@ enum BytecodeInspector {
                     assigned.append(Int(instruction >> 16 & 0xFF))
                 }
             }
-            for _ in 0..<(try size()) {  // constants
-                switch try byte() {
-                case 3, 19: try skip(8)  // integer, float
-                case 4, 20: _ = try string()  // short, long string
-                case 0, 1, 17: break  // nil, false, true
-                default: throw FormatError(offset: offset - 1)
-                }
-            }
+            try skipConstants()
             try skip(3 * (try size()))  // upvalue descriptors: judged by our parent, read by nestedFunction
             var finding: Finding?
             for _ in 0..<(try size()) {
@@ -162,14 +187,7 @@ enum BytecodeInspector {
             _ = try size()
             try skip(3)
             try skip(4 * (try size()))
-            for _ in 0..<(try size()) {
-                switch try byte() {
-                case 3, 19: try skip(8)
-                case 4, 20: _ = try string()
-                case 0, 1, 17: break
-                default: throw FormatError(offset: offset - 1)
-                }
-            }
+            try skipConstants()
             var persistent: [Bool] = []
             for _ in 0..<(try size()) {
                 let inStack = try byte() != 0
@@ -179,6 +197,69 @@ enum BytecodeInspector {
             }
             offset = start
             return try function(persistent: persistent, parentSource: parentSource)
+        }
+
+        /// Skips a prototype's constants.
+        private mutating func skipConstants() throws {
+            for _ in 0..<(try size()) {
+                switch try byte() {
+                case 3, 19: try skip(8)  // integer, float
+                case 4, 20: _ = try string()  // short, long string
+                case 0, 1, 17: break  // nil, false, true
+                default: throw FormatError(offset: offset - 1)
+                }
+            }
+        }
+
+        /// Reads one prototype and those nested in it, adding their lines to `lines` (this
+        /// prototype's own only when `counted`), as ``nestedFunctionLines(ofTop:)`` describes.
+        mutating func functionLines(into lines: inout Set<Int>, counted: Bool) throws {
+            _ = try string()  // source
+            let lineDefined = try size()
+            _ = try size()  // lastlinedefined
+            try skip(1)  // numparams
+            let isVararg = try byte() != 0
+            try skip(1)  // maxstacksize
+            let instructionCount = try size()
+            try skip(4 * instructionCount)
+            try skipConstants()
+            try skip(3 * (try size()))  // upvalue descriptors
+            for _ in 0..<(try size()) {
+                try functionLines(into: &lines, counted: true)
+            }
+            // Line info: one signed byte per instruction, the change from the previous
+            // instruction's line (the first's from `linedefined`), or -128 when the line
+            // is in the absolute list instead, as (pc, line) pairs in pc order.
+            let deltaCount = try size()
+            guard deltaCount == instructionCount || deltaCount == 0 else { throw FormatError(offset: offset) }
+            let deltas = offset
+            try skip(deltaCount)
+            var absolute: [(pc: Int, line: Int)] = []
+            for _ in 0..<(try size()) { absolute.append((try size(), try size())) }
+            for _ in 0..<(try size()) { _ = try string(); _ = try size(); _ = try size() }  // locals
+            for _ in 0..<(try size()) { _ = try string() }  // upvalue names
+            guard counted, deltaCount > 0 else { return }
+
+            var own = Set<Int>()
+            var line = lineDefined
+            var nextAbsolute = 0
+            for pc in 0..<deltaCount {
+                let delta = Int8(bitPattern: bytes[deltas + pc])
+                if delta == -128 {
+                    guard nextAbsolute < absolute.count, absolute[nextAbsolute].pc == pc else {
+                        throw FormatError(offset: deltas + pc)
+                    }
+                    line = absolute[nextAbsolute].line
+                    nextAbsolute += 1
+                } else {
+                    line += Int(delta)
+                }
+                let isVarargPreparation = isVararg && pc == 0
+                let isFinalReturn = pc == deltaCount - 1
+                if isFinalReturn, !own.isEmpty { break }
+                if !isVarargPreparation { own.insert(line) }
+            }
+            lines.formUnion(own)
         }
     }
 }

@@ -3,10 +3,12 @@ internal import CLua
 
 extension LuaState {
     /// Runs `call` — which must end in one `lua_pcall` and return its status — under
-    /// the instruction budget, and reports the instructions it used.
+    /// the instruction budget, and reports the instructions it used. When the state
+    /// records coverage, the lines that run are recorded too.
     func budgeted(_ call: () -> Int32) -> (status: Int32, instructions: Int) {
         context.pointee.instructionsUsed = 0
         context.pointee.tripped = false
+        if context.pointee.lineRecorder != nil { return budgetedRecordingLines(call) }
         guard context.pointee.limits.instructions < Int.max else { return (call(), 0) }
         lua_sethook(handle, SandboxContext.countHook, LUA_MASKCOUNT, Int32(context.pointee.limits.instructionInterval))
         let status = call()
@@ -31,6 +33,14 @@ extension LuaState {
         guard status == LUA_OK else {
             defer { lua_settop(handle, handler - 1) }
             throw error(status: status, chunkName: chunkName)
+        }
+        if let coverageLog {
+            do {
+                try registerForCoverage(chunkName: chunkName, in: coverageLog)
+            } catch {
+                lua_settop(handle, handler - 1)
+                throw error
+            }
         }
         // _ENV is a Lua chunk's first upvalue: make it the bundle's environment.
         lua_rawgeti(handle, jl_registryindex(), lua_Integer(context.pointee.environment))

@@ -1,4 +1,5 @@
 internal import CLua
+import JunctionCore
 import Logging
 
 /// One `lua_State` with the sandbox applied, and everything that lives as long as it.
@@ -22,6 +23,20 @@ final class LuaState {
     /// The allocator's accounting; outlives `handle`, because `lua_close` frees through it.
     private let budget: UnsafeMutablePointer<MemoryBudget>
     let context: UnsafeMutablePointer<SandboxContext>
+    /// The lines recorded for coverage, when on (see ``startRecordingCoverage()``);
+    /// released after `deinit` has closed the state.
+    var coverageLog: CoverageLog?
+
+    /// The request `req` stands for while a ``RuleSession`` evaluates, and its
+    /// generation: a `req` userdata of another generation is stale.
+    var currentRequest: RuleRequest?
+    var requestGeneration = 0
+    /// The limits on values built for `req`.
+    var valueLimits = RuleValueLimits()
+    /// Where C callbacks put what Swift prepared for them (see ``RequestUserdata``).
+    var scratch = ScratchBuffer()
+    /// The context snapshot last converted for `ctx`, and its registry reference.
+    var cachedContext: (snapshot: ContextSnapshot, reference: Int32)?
 
     /// Creates a state with `limits`, opens ``SandboxPolicy/libraries`` and runs the
     /// ``SandboxPrelude``.
@@ -49,6 +64,7 @@ final class LuaState {
         // A throw from here on still runs `deinit`, which closes the state.
         try runSetup(HostFunctions.openLibraries)
         try runSetup(HostFunctions.installPrelude)
+        try runSetup(RequestUserdata.installMetatable)
         // Every evaluation leaves young garbage (request tables, strings) beside a large,
         // long-lived sandbox; generational collection frees the young without re-marking the old.
         _ = jl_gc_generational(handle)
@@ -65,6 +81,7 @@ final class LuaState {
         budget.deallocate()
         context.deinitialize(count: 1)
         context.deallocate()
+        scratch.deallocate()
     }
 
     /// The most bytes the state may hold.

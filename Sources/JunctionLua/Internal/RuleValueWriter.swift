@@ -34,18 +34,14 @@ enum RuleValueWriter {
         _ value: RuleValue, readOnly: Bool, into state: OpaquePointer, limits: RuleValueLimits = .default,
         name: String = "argument", chunkName: String = "host"
     ) throws(LuaError) {
-        var plan = Plan(limits: limits)
+        var scratch = ScratchBuffer()
+        defer { scratch.deallocate() }
         do throws(RuleValueConversionFailure) {
-            try plan.measure(value, depth: 0)
+            try encode(value, limits: limits, into: &scratch)
         } catch {
             throw error.luaError(chunkName: chunkName, root: name, verb: "cannot pass", direction: "to Lua")
         }
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(plan.size, 1), alignment: 8)
-        defer { buffer.deallocate() }
-        var cursor = buffer
-        encode(value, at: &cursor)
-        assert(cursor == buffer + plan.size, "the plan measured the encoding wrongly")
-
+        let buffer = scratch.base
         try ProtectedCall.reserveStack(3, in: state, chunkName: chunkName, activity: "pass \(name) to Lua")
         jl_pushcfunction(state, build)  // none of these three pushes allocates
         lua_pushlightuserdata(state, buffer)
@@ -55,6 +51,20 @@ enum RuleValueWriter {
     }
 
     // MARK: - Encoding
+
+    /// Checks `value` against `limits` and encodes it at the start of `scratch`, which
+    /// grows as needed; ``decode(_:at:readOnly:)`` builds it in Lua.
+    /// - Throws: When the value exceeds `limits` or holds `nil` inside a table.
+    static func encode(
+        _ value: RuleValue, limits: RuleValueLimits, into scratch: inout ScratchBuffer
+    ) throws(RuleValueConversionFailure) {
+        var plan = Plan(limits: limits)
+        try plan.measure(value, depth: 0)
+        scratch.reserve(plan.size)
+        var cursor = scratch.base
+        encode(value, at: &cursor)
+        assert(cursor == scratch.base + plan.size, "the plan measured the encoding wrongly")
+    }
 
     /// The first byte of each encoded value. Scalars carry 8 bytes after it, strings
     /// a length and the bytes, arrays a count and the elements, tables a count and,
@@ -214,8 +224,9 @@ enum RuleValueWriter {
         return 1
     }
 
-    /// Pushes the value encoded at `cursor` and moves past it.
-    private static func decode(_ state: OpaquePointer?, at cursor: inout UnsafeRawPointer, readOnly: Bool) {
+    /// Pushes the value encoded at `cursor` and moves past it. May raise: call it only
+    /// where a `longjmp` skips no Swift reference.
+    static func decode(_ state: OpaquePointer?, at cursor: inout UnsafeRawPointer, readOnly: Bool) {
         let tag = Tag(rawValue: cursor.load(as: UInt8.self))
         cursor += 1
         switch tag {

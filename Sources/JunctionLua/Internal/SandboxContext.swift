@@ -13,8 +13,13 @@ struct SandboxContext {
     /// Registry references to the bundle environment and the prelude's `seal`.
     var environment: Int32 = LUA_NOREF
     var seal: Int32 = LUA_NOREF
+    /// Registry reference to the metatable of `req` (``RequestUserdata``).
+    var requestMetatable: Int32 = LUA_NOREF
     /// The owning `LuaState`, unretained (for `print`).
     var owner: UnsafeMutableRawPointer?
+    /// Where the line hook records the lines that ran, when the state records coverage
+    /// (owned by the state's ``CoverageLog``); `nil` otherwise.
+    var lineRecorder: UnsafeMutablePointer<LineRecorder>?
 
     init(limits: SandboxLimits) {
         self.limits = limits
@@ -33,6 +38,13 @@ struct SandboxContext {
     /// The count hook: charges one interval; once over budget, raises — and keeps
     /// raising on every later call, so no handler can keep running.
     static let countHook: lua_Hook = { state, _ in
+        chargeInterval(state)
+    }
+
+    /// What a count event does, in whichever hook receives it: charges one interval and
+    /// raises once over budget.
+    @inline(__always)
+    static func chargeInterval(_ state: OpaquePointer?) {
         let context = SandboxContext.of(state)
         context.pointee.instructionsUsed += context.pointee.limits.instructionInterval
         if context.pointee.instructionsUsed > context.pointee.limits.instructions {

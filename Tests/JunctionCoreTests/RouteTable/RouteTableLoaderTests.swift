@@ -45,13 +45,13 @@ import Testing
         let error = try #require(throws: RouteTableError.self) { try RouteTable.load(contentsOf: path) }
         let expected = [
             "2:15: error: hostAsPath must be one of auto, always, never (got \"sometimes\")",
-            "3:3: error: unknown key \"colour\" in options; expected one of hostAsPath, plusAsSpace, caseSensitive",
+            "3:3: error: unknown key \"colour\" in options; expected one of hostAsPath, plusAsSpace, caseSensitive, dispatchedSchemes",
             "7:5: error: duplicate route name \"a\" (first declared at \(path):5:5); rename one",
             "10:14: error: pattern \"/a/:other\" is the same as route \"a\"'s \"/a/:id\" at \(path):6:14; only one of them could ever match — remove one or make them differ",
             "12:20: error: invalid pattern \"/d/:x/:x\": parameter \"x\" appears twice; give each parameter its own name",
             "14:19: error: invalid pattern \"/e/:n([0-9)\": the regex of this parameter is not closed; add \")\"",
             "16:17: error: invalid pattern \"/f/**/g\": \"**\" must be the last segment; use \"*\" for one segment in the middle",
-            "19:5: error: unknown key \"colour\" in a route; expected one of name, pattern, target, priority, groups, exported, description, params, returns",
+            "19:5: error: unknown key \"colour\" in a route; expected one of name, pattern, target, priority, groups, exported, description, params, returns, meta",
             "21:18: error: unknown parameter type \"integer\"; use one of string, int, double, bool, uuid",
             "22:32: error: default \"abc\" of \"m\" is not int",
             "23:48: error: parameter \"k\" is required and has a default; a default makes it optional — drop one",

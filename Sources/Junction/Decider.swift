@@ -1,0 +1,121 @@
+public import JunctionCore
+public import JunctionLua
+
+/// The pure heart of Junction: `decide(request, context) → Decision`.
+///
+/// For one request it runs, in order: parse → the bundle's declared redirects (at most
+/// ``DeciderOptions/maximumRedirects`` hops; a loop is refused, naming the cycle) →
+/// match → for an unmatched URL, a dispatcher for its scheme, else the fallback rules,
+/// else `unmatched` → the access check (a route not `exported` opens only from
+/// `internal` sources) → interceptors: global ones by priority, the policies of the
+/// route's groups, then the route's own by priority — Lua rules and Swift closures alike.
+///
+/// It touches no page stack and has no side effects, so the CLI can run millions of URLs
+/// and tests can be tables. Every decision carries a trace of its steps.
+///
+/// ```swift
+/// let bundle = try RuleBundle.load(directory: "rules/example")
+/// let decider = try Decider(bundle: bundle)
+/// let decision = decider.decide(RouteRequest("myapp://moments/7", source: .push),
+///                               context: ContextSnapshot(["user": nil]))
+/// // decision.outcome == .gate(url: "myapp://login", resume: true)
+/// ```
+///
+/// A rule that fails — an error, a budget exceeded, a result that is not a verdict — is
+/// recorded in the trace and its `on_error` applies: the interceptor's own, else the
+/// bundle manifest's, which defaults to `reject` (a broken login gate must not let people
+/// through). Swift interceptors that throw follow their own ``SwiftInterceptor/onError``.
+public final class Decider: Sendable {
+    /// The route table.
+    public let routes: RouteTable
+    /// The bundle whose rules run, if any.
+    public let bundle: RuleBundle?
+    /// The bounds.
+    public let options: DeciderOptions
+    let redirects: RedirectRules
+    let plan: InterceptorPlan
+    let fallbacks: [PolicyStep]
+    let engines: RuleEnginePool?
+    let bundleLabel: String?
+
+    /// A decider for a bundle's routes and rules, with Swift interceptors beside them.
+    /// - Parameters:
+    ///   - bundle: The loaded bundle.
+    ///   - interceptors: Swift interceptors, run in the same order as the rules.
+    ///   - options: The bounds.
+    /// - Throws: `BundleError` for a declared redirect or interceptor pattern that does
+    ///   not compile, at its `file:line`.
+    public convenience init(
+        bundle: RuleBundle, interceptors: [SwiftInterceptor] = [], options: DeciderOptions = DeciderOptions()
+    ) throws(BundleError) {
+        try self.init(
+            routes: bundle.routes, bundle: bundle, interceptors: interceptors, options: options)
+    }
+
+    /// A decider with Swift interceptors only.
+    /// - Parameters:
+    ///   - routes: The route table.
+    ///   - interceptors: The interceptors.
+    ///   - options: The bounds.
+    /// - Throws: `BundleError` for an interceptor pattern that does not compile.
+    public convenience init(
+        routes: RouteTable, interceptors: [SwiftInterceptor] = [], options: DeciderOptions = DeciderOptions()
+    ) throws(BundleError) {
+        try self.init(routes: routes, bundle: nil, interceptors: interceptors, options: options)
+    }
+
+    private init(
+        routes: RouteTable, bundle: RuleBundle?, interceptors: [SwiftInterceptor], options: DeciderOptions
+    ) throws(BundleError) {
+        self.routes = routes
+        self.bundle = bundle
+        self.options = options
+        let declarations = bundle?.declarations ?? RuleDeclarations()
+        let onError = bundle?.manifest.onError ?? .reject
+        let directory = bundle?.directory
+        var problems: [Diagnostic] = []
+        var redirects: RedirectRules?
+        var plan: InterceptorPlan?
+        do { redirects = try RedirectRules(declarations.redirects, options: routes.options, directory: directory) } catch {
+            problems += error.diagnostics
+        }
+        do {
+            plan = try InterceptorPlan(
+                routes: routes, declarations: declarations, swift: interceptors, bundleOnError: onError, directory: directory)
+        } catch { problems += error.diagnostics }
+        guard problems.isEmpty, let redirects, let plan else { throw BundleError(problems) }
+        self.redirects = redirects
+        self.plan = plan
+        fallbacks = declarations.fallbacks.enumerated().map { index, fallback in
+            PolicyStep(stage: .fallback, name: "fallback", location: fallback.location, priority: 0, onError: onError,
+                       body: .lua(fallback.function), order: index)
+        }
+        engines = bundle?.engines
+        bundleLabel = bundle.map { "\($0.manifest.name)@\($0.manifest.version)" }
+    }
+
+    /// Decides one request.
+    /// - Parameters:
+    ///   - request: What was asked.
+    ///   - context: What rules read as `ctx`. Pass the same instance while the app state
+    ///     does not change: it is converted for Lua once.
+    /// - Returns: The decision, with its trace. Never throws: a failing rule, a bad URL
+    ///   or a redirect loop is a decision too.
+    public func decide(_ request: RouteRequest, context: ContextSnapshot = .empty) -> Decision {
+        var run = DecisionRun(decider: self, request: request, context: context)
+        guard let engines else {
+            var none: RuleSession?
+            return run.run(&none)
+        }
+        do {
+            return try engines.withEngine { engine throws(LuaError) in
+                engine.withSession(context: context) { session in
+                    var lent: RuleSession? = session
+                    return run.run(&lent)
+                }
+            }
+        } catch {
+            return run.engineFailure(error)
+        }
+    }
+}

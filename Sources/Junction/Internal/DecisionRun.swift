@@ -1,0 +1,357 @@
+import JunctionCore
+import JunctionLua
+
+/// The state of one ``Decider/decide(_:context:)``: the URLs visited, the parameters
+/// carried, the trace so far.
+struct DecisionRun {
+    private let decider: Decider
+    private let original: RouteRequest
+    private let context: ContextSnapshot
+    /// The request now: the current URL's parameters include redirect verdicts' params.
+    private var request: RouteRequest
+    private var rewrites: [String: RuleValue] = [:]
+    private var visited: [String] = []
+    private var steps: [TraceStep] = []
+    /// Bumped whenever the request rules read changes, so the session is told.
+    private var requestVersion = 0
+    private var sessionVersion = -1
+    private var uri: URI?
+
+    init(decider: Decider, request: RouteRequest, context: ContextSnapshot) {
+        self.decider = decider
+        self.original = request
+        self.request = request
+        self.context = context
+        steps.reserveCapacity(8)
+    }
+
+    /// What a step of rules concluded.
+    private enum Conclusion {
+        case proceed
+        case stop(Decision.Outcome)
+        case redirect(String, [String: RuleValue])
+        case decline
+    }
+
+    /// Runs the pipeline.
+    mutating func run(_ session: inout RuleSession?) -> Decision {
+        var url = original.url
+        pipeline: while true {
+            let parseStart = ContinuousClock.now
+            let uri: URI
+            do {
+                uri = try URI(url)
+            } catch {
+                steps.append(TraceStep(.parse, detail: url, error: "\(error)", nanoseconds: Self.since(parseStart)))
+                visited.append(url)
+                self.uri = nil
+                return finish(.reject(Rejection(.invalidURL, reason: "the URL \"\(url)\" does not parse: \(error)", code: 400)))
+            }
+            self.uri = uri
+            visited.append(url)
+
+            // Declared redirects.
+            if let table = decider.redirects.table {
+                switch applyRedirects(uri, table: table, session: &session) {
+                case .proceed, .decline: break
+                case .stop(let outcome): return finish(outcome)
+                case .redirect(let target, _):
+                    if let refusal = hop(to: target) { return finish(refusal) }
+                    url = target
+                    continue pipeline
+                }
+            }
+
+            // Match.
+            let matchStart = ContinuousClock.now
+            var current = decider.routes.match(uri)
+            steps.append(TraceStep(
+                .match, name: current?.route.name, detail: current.map { "\($0.route.pattern)" } ?? "no route matches",
+                nanoseconds: Self.since(matchStart)))
+            var alternatives: [RouteMatch]?
+
+            while true {
+                guard let match = current else {
+                    switch unmatched(uri, session: &session) {
+                    case .proceed, .decline: return finish(.unmatched)
+                    case .stop(let outcome): return finish(outcome)
+                    case .redirect(let target, let params):
+                        if let refusal = hop(to: target) { return finish(refusal) }
+                        carry(params)
+                        url = target
+                        continue pipeline
+                    }
+                }
+                if let refusal = checkAccess(match) { return finish(refusal, match: match) }
+                switch runChain(for: match, session: &session) {
+                case .proceed: return finish(.open, match: match)
+                case .stop(let outcome): return finish(outcome, match: match)
+                case .redirect(let target, let params):
+                    if let refusal = hop(to: target) { return finish(refusal, match: match) }
+                    carry(params)
+                    url = target
+                    continue pipeline
+                case .decline:
+                    let all = alternatives ?? decider.routes.matches(uri)
+                    alternatives = all
+                    let position = all.firstIndex { $0.routeIndex == match.routeIndex }.map { $0 + 1 } ?? all.endIndex
+                    current = position < all.endIndex ? all[position] : nil
+                    rewrites = [:]
+                    requestVersion += 1
+                    steps.append(TraceStep(
+                        .match, name: current?.route.name,
+                        detail: current.map { "next match after \(match.route.name): \($0.route.pattern)" }
+                            ?? "no route after \(match.route.name)"))
+                }
+            }
+        }
+    }
+
+    /// The decision when the pool could not lend an engine (a new one failed to compile).
+    mutating func engineFailure(_ error: LuaError) -> Decision {
+        steps.append(TraceStep(.decision, error: error.description))
+        return finish(.reject(Rejection(.ruleFailed, reason: "the rules could not run: \(error.message)", code: 500)))
+    }
+
+    // MARK: - Stages
+
+    /// The first declared redirect whose pattern matches and whose `when` holds.
+    private mutating func applyRedirects(_ uri: URI, table: RouteTable, session: inout RuleSession?) -> Conclusion {
+        let start = ContinuousClock.now
+        guard let best = table.match(uri) else { return .proceed }
+        // The best pattern first; the others only if all of its rules' conditions fail.
+        var candidates = [best]
+        var expanded = false
+        var position = 0
+        while position < candidates.count {
+            let match = candidates[position]
+            for rule in decider.redirects.rulesByRoute[match.routeIndex] {
+                var instructions = 0
+                if let condition = rule.condition {
+                    let ruleRequest = RuleRequest(
+                        uri: uri, request: request, pathParameters: match.parameters, plusAsSpace: decider.routes.options.plusAsSpace)
+                    let (value, error, used) = evaluateCondition(condition, ruleRequest, session: &session)
+                    instructions = used
+                    if let error {
+                        steps.append(TraceStep(
+                            .redirect, name: rule.name, location: rule.location, detail: "when", error: error,
+                            nanoseconds: Self.since(start), instructions: used))
+                        if decider.bundle?.manifest.onError ?? .reject == .reject {
+                            return .stop(.reject(failure(of: rule.name, error)))
+                        }
+                        continue
+                    }
+                    guard value else {
+                        steps.append(TraceStep(
+                            .redirect, name: rule.name, location: rule.location, detail: "when is false: not taken",
+                            nanoseconds: Self.since(start), instructions: used))
+                        continue
+                    }
+                }
+                let target = decider.redirects.target(of: rule, for: match)
+                steps.append(TraceStep(
+                    .redirect, name: rule.name, location: rule.location, verdict: .redirect(url: target, params: [:]),
+                    detail: "\(uri.string) → \(target)", nanoseconds: Self.since(start), instructions: instructions))
+                return .redirect(target, [:])
+            }
+            position += 1
+            if position == candidates.count, !expanded {
+                expanded = true
+                candidates = table.matches(uri)
+                position = candidates.firstIndex { $0.routeIndex == best.routeIndex }.map { $0 + 1 } ?? candidates.count
+            }
+        }
+        return .proceed
+    }
+
+    /// A URL no route matched: its scheme's dispatcher, else the fallbacks.
+    private mutating func unmatched(_ uri: URI, session: inout RuleSession?) -> Conclusion {
+        if let scheme = uri.scheme?.lowercased(), decider.routes.options.dispatchedSchemes.contains(scheme) {
+            steps.append(TraceStep(.handOver, name: scheme, detail: "\(scheme): URLs go to the \(scheme) dispatcher"))
+            return .stop(.handOver(scheme: scheme))
+        }
+        guard !decider.fallbacks.isEmpty else { return .proceed }
+        let ruleRequest = RuleRequest(uri: uri, request: request, plusAsSpace: decider.routes.options.plusAsSpace)
+        requestVersion += 1
+        for fallback in decider.fallbacks {
+            let conclusion = runStep(fallback, ruleRequest, session: &session, hasRoute: false)
+            if case .proceed = conclusion { continue }
+            if case .decline = conclusion { continue }
+            return conclusion
+        }
+        return .proceed
+    }
+
+    /// Refuses a route that is not exported to a request from outside the app.
+    private mutating func checkAccess(_ match: RouteMatch) -> Decision.Outcome? {
+        guard request.source != .internal else { return nil }
+        let route = match.route
+        guard !route.isExported else {
+            steps.append(TraceStep(.access, name: route.name, detail: "exported: \(request.source) may open it"))
+            return nil
+        }
+        let reason = "route \"\(route.name)\" is not exported, so a request from \"\(request.source)\" may not open it"
+            + " (only internal ones may); mark it exported: true in the route table to allow it"
+        steps.append(TraceStep(.access, name: route.name, detail: reason))
+        return .reject(Rejection(.notExported, reason: reason, code: 403))
+    }
+
+    /// The route's interceptors and policies, in order, until one decides.
+    private mutating func runChain(for match: RouteMatch, session: inout RuleSession?) -> Conclusion {
+        let chain = decider.plan.chain(for: match)
+        requestVersion += 1
+        for step in chain {
+            let ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
+            switch runStep(step, ruleRequest, session: &session, hasRoute: true) {
+            case .proceed: continue
+            case let other: return other
+            }
+        }
+        return .proceed
+    }
+
+    /// Runs one rule and reads its verdict.
+    private mutating func runStep(
+        _ step: PolicyStep, _ ruleRequest: RuleRequest, session: inout RuleSession?, hasRoute: Bool
+    ) -> Conclusion {
+        let start = ContinuousClock.now
+        var verdict: Verdict?
+        var failure: String?
+        var instructions = 0
+        switch step.body {
+        case .lua(let function):
+            if session == nil {
+                failure = "no rule engine is available"
+            } else {
+                if sessionVersion != requestVersion {
+                    session!.setRequest(ruleRequest)
+                    sessionVersion = requestVersion
+                }
+                do {
+                    let result = try session!.evaluate(declared: function)
+                    instructions = result.instructions
+                    verdict = try Verdict(result.value, rule: step.name)
+                } catch {
+                    failure = error.description
+                    if error.code == .instructionBudget { instructions = decider.engines?.limits.instructions ?? 0 }
+                }
+            }
+        case .swift(let body):
+            do { verdict = try body(ruleRequest, context) } catch { failure = "\(error)" }
+        }
+        if verdict == .next, !hasRoute { verdict = .continue }
+        if case .rewrite = verdict, !hasRoute {
+            failure = "rewrite{} has no route's parameters to change here; return redirect(url, params) instead"
+            verdict = nil
+        }
+        var record = TraceStep(
+            step.stage, name: step.name, location: step.location, verdict: verdict, error: failure,
+            nanoseconds: Self.since(start), instructions: instructions)
+        guard let verdict else {
+            record.detail = step.onError == .continue ? "on_error = continue: carrying on" : "on_error = reject"
+            steps.append(record)
+            return step.onError == .continue ? .proceed : .stop(.reject(self.failure(of: step.name, failure ?? "")))
+        }
+        switch verdict {
+        case .continue:
+            steps.append(record)
+            return .proceed
+        case .rewrite(let params):
+            rewrites.merge(params) { _, new in new }
+            requestVersion += 1
+            steps.append(record)
+            return .proceed
+        case .redirect(let url, let params):
+            record.detail = "\(ruleRequest.url) → \(url)"
+            steps.append(record)
+            return .redirect(url, params)
+        case .reject(let reason, let code):
+            steps.append(record)
+            return .stop(.reject(Rejection(.rule, reason: reason, code: code, rule: step.name)))
+        case .gate(let url, let resume):
+            if let loop = gateLoop(url, from: ruleRequest.url) {
+                record.detail = loop
+                steps.append(record)
+                return .stop(.reject(Rejection(.gateLoop, reason: loop, code: 508, rule: step.name)))
+            }
+            steps.append(record)
+            return .stop(.gate(url: url, resume: resume))
+        case .next:
+            steps.append(record)
+            return .decline
+        case .respond(let value):
+            steps.append(record)
+            return .stop(.respond(value))
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Evaluates a redirect's `when`: truthy unless `nil` or `false`.
+    private mutating func evaluateCondition(
+        _ function: Int, _ ruleRequest: RuleRequest, session: inout RuleSession?
+    ) -> (Bool, String?, Int) {
+        guard session != nil else { return (false, "no rule engine is available", 0) }
+        session!.setRequest(ruleRequest)
+        sessionVersion = -1
+        do {
+            let result = try session!.evaluate(declared: function)
+            switch result.value {
+            case .nil, .bool(false): return (false, nil, result.instructions)
+            default: return (true, nil, result.instructions)
+            }
+        } catch {
+            return (false, error.description, 0)
+        }
+    }
+
+    /// Counts a hop to `target`; the refusal when it closes a loop or is one too many.
+    private func hop(to target: String) -> Decision.Outcome? {
+        if let first = visited.firstIndex(of: target) {
+            let cycle = (visited[first...] + [target]).joined(separator: " → ")
+            return .reject(Rejection(.redirectLoop, reason: "redirect loop: \(cycle)", code: 508))
+        }
+        if visited.count > decider.options.maximumRedirects {
+            let path = (visited + [target]).joined(separator: " → ")
+            return .reject(Rejection(
+                .tooManyRedirects, reason: "more than \(decider.options.maximumRedirects) redirects: \(path)", code: 508))
+        }
+        return nil
+    }
+
+    /// Why a gate to `url` would loop, if it would.
+    private func gateLoop(_ url: String, from current: String) -> String? {
+        if url == current { return "gate loop: \(current) gates itself" }
+        if original.gatedRequests.contains(url) {
+            return "gate loop: \((original.gatedRequests + [current, url]).joined(separator: " → "))"
+        }
+        if original.gatedRequests.count >= decider.options.maximumGateDepth {
+            return "gates nest deeper than \(decider.options.maximumGateDepth): \((original.gatedRequests + [current, url]).joined(separator: " → "))"
+        }
+        return nil
+    }
+
+    /// Carries the parameters so far (and a redirect verdict's) to the next URL.
+    private mutating func carry(_ params: [String: RuleValue]) {
+        request.params.merge(rewrites) { _, new in new }
+        request.params.merge(params) { _, new in new }
+        rewrites = [:]
+    }
+
+    private func failure(of rule: String, _ error: String) -> Rejection {
+        Rejection(.ruleFailed, reason: "rule \"\(rule)\" failed: \(error)", code: 500, rule: rule)
+    }
+
+    private mutating func finish(_ outcome: Decision.Outcome, match: RouteMatch? = nil) -> Decision {
+        var params = request.params
+        params.merge(rewrites) { _, new in new }
+        return Decision(
+            outcome: outcome, request: original, uri: uri, match: match, redirects: Array(visited.dropLast()),
+            carriedParams: params, trace: DecisionTrace(bundle: decider.bundleLabel, steps: steps))
+    }
+
+    private static func since(_ start: ContinuousClock.Instant) -> Int {
+        let elapsed = start.duration(to: .now).components
+        return Int(elapsed.seconds) * 1_000_000_000 + Int(elapsed.attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,98 @@
+import JunctionCore
+import JunctionLua
+
+/// A bundle's `redirect { ... }` declarations compiled into one route table of their
+/// `from` patterns: finding a redirect is a trie match, not a scan of the rules.
+struct RedirectRules: Sendable {
+    /// One declaration.
+    struct Rule: Sendable {
+        let from: String
+        let to: String
+        let template: RedirectTemplate
+        let condition: Int?
+        let keepQuery: Bool
+        let location: String
+        /// `redirect <from>`, the name traces show.
+        var name: String { "redirect " + from }
+    }
+
+    /// The `from` patterns; route `i` holds the rules of ``rulesByRoute`` `[i]`.
+    let table: RouteTable?
+    /// The rules of each distinct `from` pattern, in declaration order.
+    let rulesByRoute: [[Rule]]
+
+    /// Compiles the declarations.
+    /// - Parameters:
+    ///   - declarations: The bundle's redirects.
+    ///   - options: The route table's options, so both read URLs alike.
+    ///   - directory: The bundle folder, for locations.
+    /// - Throws: `BundleError` with a diagnostic at each declaration that does not
+    ///   compile: an invalid pattern, a template naming a parameter the pattern lacks.
+    init(_ declarations: [RuleDeclarations.Redirect], options: RouteTableOptions, directory: String?) throws(BundleError) {
+        var problems: [Diagnostic] = []
+        var order: [String] = []
+        var rules: [String: [Rule]] = [:]
+        var firstLocation: [String: String] = [:]
+        for declaration in declarations {
+            let location = SourceLocation(declaredAt: declaration.location, in: directory)
+            guard let parameters = RouteTable.parameterNames(in: declaration.from, hostAsPath: options.hostAsPath) else {
+                // The table below reports the pattern's syntax error with its detail.
+                if firstLocation[declaration.from] == nil { order.append(declaration.from); firstLocation[declaration.from] = declaration.location }
+                continue
+            }
+            let template: RedirectTemplate
+            do {
+                template = try RedirectTemplate(declaration.to, parameters: parameters)
+            } catch {
+                problems.append(Diagnostic(.error, "redirect to \"\(declaration.to)\": \(error.message)", at: location))
+                continue
+            }
+            if rules[declaration.from] == nil {
+                order.append(declaration.from)
+                firstLocation[declaration.from] = declaration.location
+            }
+            rules[declaration.from, default: []].append(Rule(
+                from: declaration.from, to: declaration.to, template: template, condition: declaration.condition,
+                keepQuery: declaration.keepQuery, location: declaration.location))
+        }
+        var builder = RouteTableBuilder(options: options)
+        for (index, from) in order.enumerated() {
+            var route = Route(name: "redirect#\(index)", pattern: from)
+            route.location = SourceLocation(declaredAt: firstLocation[from] ?? "", in: directory)
+            builder.add(route)
+        }
+        var table: RouteTable?
+        do {
+            table = order.isEmpty ? nil : try builder.build()
+        } catch {
+            problems += error.diagnostics.map { diagnostic in
+                var diagnostic = diagnostic
+                diagnostic.message = "in a redirect's from pattern: " + diagnostic.message
+                diagnostic.route = nil
+                return diagnostic
+            }
+        }
+        guard problems.isEmpty else { throw BundleError(problems) }
+        self.table = table
+        self.rulesByRoute = order.map { rules[$0] ?? [] }
+    }
+
+    /// Whether there are no redirects.
+    var isEmpty: Bool { table == nil }
+
+    /// The target of `rule` for a URL its pattern matched, with the original query
+    /// appended when `keep_query` is set.
+    func target(of rule: Rule, for match: RouteMatch) -> String {
+        var url = rule.template.expand(match.parameters)
+        if rule.keepQuery, let query = match.uri.percentEncodedQuery, !query.isEmpty {
+            let (base, fragment) = Self.splitFragment(url)
+            url = base + (base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?") + query + fragment
+        }
+        return url
+    }
+
+    private static func splitFragment(_ url: String) -> (String, String) {
+        guard let hash = url.firstIndex(of: "#") else { return (url, "") }
+        return (String(url[..<hash]), String(url[hash...]))
+    }
+}

@@ -1,0 +1,124 @@
+/// A request as rules read it (`req` in Lua, the first argument of a Swift
+/// interceptor): the URL and its parts, the parameters, the options, who asked and,
+/// once matched, the route.
+///
+/// Parts are computed when read, so a rule that reads only `req.path` costs only that.
+public struct RuleRequest: Sendable {
+    /// The URL.
+    public let uri: URI
+    /// Who asked.
+    public let source: RequestSource
+    /// The caller's non-business options.
+    public let exts: [String: RuleValue]
+    /// The caller's extra parameters.
+    public let callerParams: [String: RuleValue]
+    /// The route the URL matched; `nil` before matching (a redirect's `when`) and for
+    /// fallbacks.
+    public let route: Route?
+    /// The path parameters the pattern captured (the route's, or a redirect's `from`).
+    public let pathParameters: PathParameters
+    /// Parameters that rules changed with `rewrite`, applied last.
+    public internal(set) var rewrites: [String: RuleValue]
+    let plusAsSpace: Bool
+
+    /// A request before or without a route.
+    /// - Parameters:
+    ///   - uri: The URL.
+    ///   - request: The caller's request (parameters, options, source).
+    ///   - pathParameters: Parameters a pattern captured.
+    ///   - plusAsSpace: Whether `+` in the query is a space.
+    public init(uri: URI, request: RouteRequest, pathParameters: PathParameters = PathParameters(), plusAsSpace: Bool = true) {
+        self.uri = uri
+        self.source = request.source
+        self.exts = request.exts
+        self.callerParams = request.params
+        self.route = nil
+        self.pathParameters = pathParameters
+        self.rewrites = [:]
+        self.plusAsSpace = plusAsSpace
+    }
+
+    /// A request that matched a route.
+    /// - Parameters:
+    ///   - match: The match.
+    ///   - request: The caller's request.
+    ///   - rewrites: Parameters rules have changed so far.
+    public init(match: RouteMatch, request: RouteRequest, rewrites: [String: RuleValue] = [:]) {
+        self.uri = match.uri
+        self.source = request.source
+        self.exts = request.exts
+        self.callerParams = request.params
+        self.route = match.route
+        self.pathParameters = match.parameters
+        self.rewrites = rewrites
+        self.plusAsSpace = match.plusAsSpace
+    }
+
+    /// The whole URL.
+    public var url: String { uri.string }
+    /// The scheme, `""` for a relative URL.
+    public var scheme: String { uri.scheme ?? "" }
+    /// The host, decoded; `""` when there is none.
+    public var host: String { uri.host ?? "" }
+    /// The path, decoded.
+    public var path: String { uri.path }
+    /// The path's segments, each decoded once.
+    public var segments: [String] { uri.pathSegments }
+
+    /// The query: each name's first value, decoded.
+    public var query: [String: RuleValue] {
+        var fields: [String: RuleValue] = [:]
+        for item in uri.queryItems(plusAsSpace: plusAsSpace) where fields[item.name] == nil {
+            fields[item.name] = .string(item.value)
+        }
+        return fields
+    }
+
+    /// The parameters, later sources winning: the path parameters (converted to their
+    /// declared types), declared parameters found in the query or given a default, the
+    /// caller's parameters, then rewrites.
+    public var params: [String: RuleValue] {
+        var fields: [String: RuleValue] = [:]
+        let declarations = route?.parameters ?? []
+        for parameter in pathParameters {
+            let type = declarations.first { $0.name == parameter.name }?.type ?? .string
+            fields[parameter.name] = type.convert(parameter.value).map(RuleValue.init) ?? .string(parameter.value)
+        }
+        if !declarations.isEmpty {
+            let query = uri.queryItems(plusAsSpace: plusAsSpace)
+            for declaration in declarations where fields[declaration.name] == nil {
+                if let text = query.first(declaration.name) {
+                    fields[declaration.name] = declaration.type.convert(text).map(RuleValue.init) ?? .string(text)
+                } else if let value = declaration.defaultValue {
+                    fields[declaration.name] = RuleValue(value)
+                }
+            }
+        }
+        fields.merge(callerParams) { _, caller in caller }
+        fields.merge(rewrites) { _, rewritten in rewritten }
+        return fields
+    }
+
+    /// The route as rules read `req.route`: name, pattern, target, groups, exported.
+    public var routeFields: [String: RuleValue]? {
+        guard let route else { return nil }
+        return [
+            "name": .string(route.name), "pattern": .string(route.pattern), "target": .string(route.target),
+            "groups": .array(route.groups.map(RuleValue.string)), "exported": .bool(route.isExported),
+            "meta": .table(route.meta),
+        ]
+    }
+}
+
+extension RuleValue {
+    /// A route parameter's value.
+    /// - Parameter value: The converted parameter.
+    public init(_ value: ParameterValue) {
+        switch value {
+        case .string(let text), .uuid(let text): self = .string(text)
+        case .int(let number): self = .int(Int64(number))
+        case .double(let number): self = .double(number)
+        case .bool(let flag): self = .bool(flag)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+public import JunctionCore
+internal import CLua
+
+extension RuleEngine {
+    /// Lends `body` a session that evaluates the bundle's declared functions with `req`
+    /// and `ctx` — the way a decider runs rule after rule for one request.
+    ///
+    /// `ctx` is converted once per ``ContextSnapshot`` instance and kept while the same
+    /// snapshot keeps coming; `req` is a read-only view whose fields are built when a rule
+    /// first reads them (see ``RuleSession/setRequest(_:)``).
+    ///
+    /// - Parameters:
+    ///   - context: What rules read as `ctx`.
+    ///   - body: Evaluates rules through the session, valid only inside `body`.
+    /// - Returns: What `body` returns.
+    public func withSession<Result>(context: ContextSnapshot, _ body: (inout RuleSession) -> Result) -> Result {
+        let base = state.stackHeight
+        defer {
+            state.reset(to: base)
+            state.currentRequest = nil
+            state.requestGeneration += 1
+        }
+        var session = RuleSession(engine: self, base: base, context: context)
+        return body(&session)
+    }
+}
+
+/// Evaluates declared functions of one ``RuleEngine`` for one request; see
+/// ``RuleEngine/withSession(context:_:)``.
+public struct RuleSession {
+    private let engine: RuleEngine
+    private let base: Int32
+    private let context: ContextSnapshot
+    private var contextPushed = false
+    private var requestPushed = false
+    private var hasRequest = false
+
+    fileprivate init(engine: RuleEngine, base: Int32, context: ContextSnapshot) {
+        self.engine = engine
+        self.base = base
+        self.context = context
+    }
+
+    /// Makes `request` what the next evaluations read as `req`. A `req` from before
+    /// (which a rule cannot keep anyway) reads nothing any more.
+    /// - Parameter request: The request.
+    public mutating func setRequest(_ request: RuleRequest) {
+        engine.state.currentRequest = request
+        engine.state.requestGeneration += 1
+        requestPushed = false
+        hasRequest = true
+    }
+
+    /// Calls a declared function with `req` and `ctx`.
+    /// - Parameter index: The function's index from ``RuleEngine/declarations``.
+    /// - Returns: Its first result and the instructions it ran.
+    /// - Throws: `LuaError`: the rule's own error with its file and line, a budget
+    ///   exceeded, a result that does not convert; or a context that does not fit the
+    ///   value limits.
+    public mutating func evaluate(declared index: Int) throws(LuaError) -> RuleResult {
+        precondition(hasRequest, "setRequest(_:) comes before evaluate(declared:)")
+        try pushArguments()
+        return try engine.call(.declared(index), first: base + 1, count: 2)
+    }
+
+    /// Leaves the current `req` at `base + 1` and `ctx` at `base + 2`.
+    private mutating func pushArguments() throws(LuaError) {
+        let state = engine.state
+        if !requestPushed {
+            try ProtectedCall.reserveStack(3, in: state.handle, chunkName: "req", activity: "pass req to Lua")
+            jl_pushcfunction(state.handle, RequestUserdata.push)
+            lua_pushinteger(state.handle, lua_Integer(state.requestGeneration))
+            try ProtectedCall.call(in: state.handle, arguments: 1, results: 1, chunkName: "req", activity: "pass req to Lua")
+            if state.stackHeight > base + 1 { jl_replace(state.handle, base + 1) }
+            requestPushed = true
+        }
+        if !contextPushed {
+            assert(state.stackHeight == base + 1)
+            try ProtectedCall.reserveStack(4, in: state.handle, chunkName: "ctx", activity: "pass ctx to Lua")
+            if let cached = state.cachedContext, cached.snapshot === context {
+                lua_rawgeti(state.handle, jl_registryindex(), lua_Integer(cached.reference))  // an existing entry
+            } else {
+                try RuleValueWriter.push(
+                    .table(context.values), readOnly: true, into: state.handle, limits: engine.valueLimits,
+                    name: "ctx", chunkName: "ctx")
+                lua_pushvalue(state.handle, -1)
+                let reference = try state.reference(chunkName: "ctx")
+                if let old = state.cachedContext { luaL_unref(state.handle, jl_registryindex(), old.reference) }
+                state.cachedContext = (context, reference)
+            }
+            contextPushed = true
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Testing
+
+import JunctionCore
+@testable import JunctionLua
+
+@Suite struct RuleSessionTests {
+    static let source = """
+        interceptor { name = "probe", all = true, run = function(req, ctx)
+          local field = ctx.field
+          local value = req[field]
+          if type(value) == "table" then
+            local keys = {}
+            for k in pairs(value) do keys[#keys + 1] = tostring(k) end
+            table.sort(keys)
+            return respond(table.concat(keys, ","))
+          end
+          return respond(value)
+        end }
+        interceptor { name = "write", all = true, run = function(req, ctx) req.url = "x" end }
+        interceptor { name = "fields", all = true, run = function(req, ctx)
+          local names = {}
+          for k in pairs(req) do names[#names + 1] = k end
+          table.sort(names)
+          return respond(table.concat(names, ","))
+        end }
+        interceptor { name = "typed", all = true, run = function(req, ctx)
+          return respond(math.type(req.params.id) .. ":" .. req.params.id .. ":" .. req.params.tab .. ":" .. req.route.name
+            .. ":" .. req.route.groups[1] .. ":" .. req.segments[1] .. ":" .. req.query.q .. ":" .. tostring(req))
+        end }
+        interceptor { name = "user", all = true, run = function(req, ctx) return respond(ctx.user.name) end }
+        """
+
+    static func request(_ url: String = "myapp://user/42?q=a+b&q=c") throws -> RuleRequest {
+        let table = try RouteTable(routes: [
+            Route(name: "user.profile", pattern: "myapp://user/:id", groups: ["social"], parameters: [
+                ParameterDeclaration("id", type: .int), ParameterDeclaration("tab", type: .string, defaultValue: .string("posts")),
+            ])
+        ])
+        let match = try #require(try table.match(url) as RouteMatch?)
+        return RuleRequest(match: match, request: RouteRequest(url, params: ["coupon": "SPRING"], exts: ["animated": false], source: .push))
+    }
+
+    static func evaluate(_ interceptor: Int, field: String = "", user: String = "ann") throws -> RuleValue {
+        let engine = try RuleEngine(sources: [RuleSource(name: "probe.lua", text: source)])
+        let request = try request()
+        let context = ContextSnapshot(["field": .string(field), "user": ["name": .string(user)]])
+        return try engine.withSession(context: context) { session in
+            session.setRequest(request)
+            return Result { () throws(LuaError) in try session.evaluate(declared: engine.declarations.interceptors[interceptor].function) }
+        }.get().value
+    }
+
+    @Test(arguments: [
+        ("url", RuleValue.string("myapp://user/42?q=a+b&q=c")),
+        ("scheme", "myapp"), ("host", "user"), ("path", "/42"), ("source", "push"),
+        ("segments", "1"), ("params", "coupon,id,tab"), ("query", "q"), ("exts", "animated"),
+        ("route", "exported,groups,meta,name,pattern,target"), ("nothing", .nil),
+    ])
+    func everyFieldReads(field: String, expected: RuleValue) throws {
+        #expect(try Self.evaluate(0, field: field) == .table(["verdict": "respond", "value": expected]) || (expected == .nil && (try Self.evaluate(0, field: field)) == .table(["verdict": "respond"])))
+    }
+
+    @Test func paramsAreTypedAndTheQueryKeepsFirstValues() throws {
+        #expect(try Self.evaluate(3) == ["verdict": "respond", "value": "integer:42:posts:user.profile:social:42:a b:request myapp://user/42?q=a+b&q=c"])
+    }
+
+    @Test func requestIsReadOnly() throws {
+        #expect {
+            _ = try Self.evaluate(1)
+        } throws: { error in
+            (error as? LuaError)?.message.contains("req is read-only") == true && (error as? LuaError)?.line == 12
+        }
+    }
+
+    @Test func pairsListsEveryFieldWithAValue() throws {
+        #expect(try Self.evaluate(2) == ["verdict": "respond", "value": "exts,host,params,path,query,route,scheme,segments,source,url"])
+    }
+
+    @Test func contextIsReusedPerSnapshotAndReplacedWhenItChanges() throws {
+        let engine = try RuleEngine(sources: [RuleSource(name: "probe.lua", text: Self.source)])
+        let request = try Self.request()
+        let user = engine.declarations.interceptors[4].function
+        func run(_ context: ContextSnapshot) throws -> RuleValue {
+            try engine.withSession(context: context) { session in
+                session.setRequest(request)
+                return Result { () throws(LuaError) in try session.evaluate(declared: user) }
+            }.get().value
+        }
+        let ann = ContextSnapshot(["user": ["name": "ann"]])
+        #expect(try run(ann) == ["verdict": "respond", "value": "ann"])
+        let before = engine.memoryInUse
+        for _ in 0..<50 { _ = try run(ann) }
+        engine.collectGarbage()
+        #expect(engine.memoryInUse < before + 4096)
+        #expect(try run(ContextSnapshot(["user": ["name": "bob"]])) == ["verdict": "respond", "value": "bob"])
+        #expect(try run(ann) == ["verdict": "respond", "value": "ann"])
+    }
+}
