@@ -5,7 +5,7 @@ import ArgumentParser
 struct JunctionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "junction",
-        abstract: "Junction's command line: match URLs against a route table and validate tables.",
-        subcommands: [MatchCommand.self, RoutesCommand.self]
+        abstract: "Junction's command line: match URLs, check route tables and bundles, test and evaluate rules.",
+        subcommands: [MatchCommand.self, RoutesCommand.self, TestCommand.self, EvalCommand.self]
     )
 }

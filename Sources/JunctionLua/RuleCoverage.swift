@@ -14,6 +14,12 @@
 /// - **Executed lines** are the executable lines that ran in a function, while the bundle
 ///   loaded or in any evaluation since recording started or was last reset.
 ///
+/// Limits: coverage is by line, so a line counts as executed when any code of a function
+/// on it ran (`if a then b() end` on one line is covered by a false `a`). And text a rule
+/// compiles at run time with `load` under the name of a bundle file
+/// (`load(text, "login.lua")`) cannot be told from that file: the lines functions defined
+/// in that text run count for the file, where it has executable lines of the same numbers.
+///
 /// Coverage from several engines combines with ``merging(_:)``.
 ///
 /// ```swift

@@ -41,8 +41,8 @@ import Testing
     @Test(arguments: [
         ("tests:\n  - expect: { route: a }", "t.yaml:2:5: error: this test has no \"open:\" — the URL it opens"),
         ("tests:\n  - open: myapp://a", "t.yaml:2:5: error: this test has no \"expect:\" — what the decision must be"),
-        ("tests:\n  - open: myapp://a\n    expect: {}", "t.yaml:3:13: error: expect: says nothing to check; give route, params, redirect, reject, gate, respond or unmatched"),
-        ("tests:\n  - open: myapp://a\n    expect: { rout: a }", "t.yaml:3:15: error: unknown key \"rout\" in expect; expected one of route, params, redirect, reject, gate, respond, unmatched"),
+        ("tests:\n  - open: myapp://a\n    expect: {}", "t.yaml:3:13: error: expect: says nothing to check; give route, params, redirect, reject, gate, respond, unmatched or hand_over"),
+        ("tests:\n  - open: myapp://a\n    expect: { rout: a }", "t.yaml:3:15: error: unknown key \"rout\" in expect; expected one of route, params, redirect, reject, gate, respond, unmatched, hand_over"),
         ("tests:\n  - open: myapp://a\n    context: [1]\n    expect: { route: a }", "t.yaml:3:14: error: context must be a mapping of names to values"),
         ("tests:\n  - { name: x, open: a, expect: { route: a } }\n  - { name: x, open: b, expect: { route: b } }", "t.yaml:3:5: error: a test named \"x\" is already at line 2; give each test its own name"),
         ("cases: []", "t.yaml:1:1: error: unknown key \"cases\" in a rule-test file; expected one of tests"),

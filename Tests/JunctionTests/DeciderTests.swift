@@ -148,7 +148,7 @@ import Testing
         let decision = Self.decider.decide(RouteRequest("myapp://old/moments/5", source: .push), context: Self.user)
         #expect(decision.trace.bundle == "decider-test@7")
         #expect(decision.trace.steps.map(\.stage) == [.redirect, .match, .access, .global, .group, .route])
-        #expect(decision.trace.steps.map(\.name) == ["redirect myapp://old/moments/:id", "moments", "moments", "ban", "login", "tag"])
+        #expect(decision.trace.steps.map(\.name) == ["myapp://old/moments/:id", "moments", "moments", "ban", "login", "tag"])
         #expect(decision.trace.steps[0].location == "rules.lua:1")
         #expect(decision.trace.steps[3].location == "rules.lua:9")
         #expect(decision.trace.steps[5].verdict == .rewrite(params: ["tagged": true]))

@@ -151,7 +151,7 @@ struct DecisionRun {
                 let target = decider.redirects.target(of: rule, for: match)
                 steps.append(TraceStep(
                     .redirect, name: rule.name, location: rule.location, verdict: .redirect(url: target, params: [:]),
-                    detail: "\(uri.string) → \(target)", nanoseconds: Self.since(start), instructions: instructions))
+                    nanoseconds: Self.since(start), instructions: instructions))
                 return .redirect(target, [:])
             }
             position += 1
@@ -262,7 +262,6 @@ struct DecisionRun {
             steps.append(record)
             return .proceed
         case .redirect(let url, let params):
-            record.detail = "\(ruleRequest.url) → \(url)"
             steps.append(record)
             return .redirect(url, params)
         case .reject(let reason, let code):

@@ -12,8 +12,8 @@ struct RedirectRules: Sendable {
         let condition: Int?
         let keepQuery: Bool
         let location: String
-        /// `redirect <from>`, the name traces show.
-        var name: String { "redirect " + from }
+        /// The name traces show: the `from` pattern.
+        var name: String { from }
     }
 
     /// The `from` patterns; route `i` holds the rules of ``rulesByRoute`` `[i]`.

@@ -49,7 +49,9 @@ public struct RuleBundle: Sendable {
         directory: String, limits: SandboxLimits = SandboxLimits(), logger: Logger = Logger(label: "junction.lua"),
         coverage: Bool = false
     ) throws(BundleError) -> RuleBundle {
-        let folder = URL(fileURLWithPath: directory)
+        /// `name` inside the bundle, as the caller named the bundle (paths in messages
+        /// stay relative when the bundle's was).
+        func inside(_ name: String) -> String { directory.hasSuffix("/") ? directory + name : directory + "/" + name }
         var problems: [Diagnostic] = []
 
         /// The file's text, or `nil` with a diagnostic.
@@ -63,7 +65,7 @@ public struct RuleBundle: Sendable {
         /// The first of `names` that exists, read; a diagnostic when none does.
         func read(_ names: [String], what: String) -> (path: String, text: String)? {
             for name in names {
-                let path = folder.appendingPathComponent(name).path
+                let path = inside(name)
                 guard FileManager.default.fileExists(atPath: path) else { continue }
                 return text(at: path).map { (path, $0) }
             }
@@ -83,14 +85,14 @@ public struct RuleBundle: Sendable {
         var sources: [RuleSource] = []
         let listing = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for name in listing.filter({ $0.hasSuffix(".lua") }).sorted() {
-            if let source = text(at: folder.appendingPathComponent(name).path) {
+            if let source = text(at: inside(name)) {
                 sources.append(RuleSource(name: name, text: source))
             }
         }
-        let testsFolder = folder.appendingPathComponent("tests")
-        let testFiles = ((try? FileManager.default.contentsOfDirectory(atPath: testsFolder.path)) ?? [])
+        let testsFolder = inside("tests")
+        let testFiles = ((try? FileManager.default.contentsOfDirectory(atPath: testsFolder)) ?? [])
             .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
-            .map { testsFolder.appendingPathComponent($0).path }
+            .map { testsFolder + "/" + $0 }
 
         var tests: [RuleTestCase] = []
         for path in testFiles {
@@ -103,7 +105,7 @@ public struct RuleBundle: Sendable {
             engines = try RuleEnginePool(sources: sources, limits: limits, logger: logger, coverage: coverage)
         } catch {
             let line = error.line ?? 1
-            let file = folder.appendingPathComponent(error.chunkName).path
+            let file = inside(error.chunkName)
             problems.append(Diagnostic(.error, "\(error.message) [\(error.code)]", at: SourceLocation(file: file, line: line, column: 1)))
         }
 

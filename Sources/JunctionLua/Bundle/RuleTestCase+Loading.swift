@@ -94,12 +94,13 @@ extension RuleTestCase {
             case "gate": expectation.gate = yaml.string(value, "gate")
             case "respond": expectation.respond = yaml.ruleValue(value, "respond", requireTable: false)
             case "unmatched": expectation.unmatched = yaml.bool(value, "unmatched") ?? false
+            case "hand_over": expectation.handOver = yaml.string(value, "hand_over")?.lowercased()
             default:
                 checks -= 1
-                yaml.unknownKey(key, allowed: ["route", "params", "redirect", "reject", "gate", "respond", "unmatched"], in: "expect")
+                yaml.unknownKey(key, allowed: ["route", "params", "redirect", "reject", "gate", "respond", "unmatched", "hand_over"], in: "expect")
             }
         }
-        if checks == 0 { yaml.error("expect: says nothing to check; give route, params, redirect, reject, gate, respond or unmatched", node.mark) }
+        if checks == 0 { yaml.error("expect: says nothing to check; give route, params, redirect, reject, gate, respond, unmatched or hand_over", node.mark) }
         return expectation
     }
 }

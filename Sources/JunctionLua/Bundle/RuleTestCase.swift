@@ -32,6 +32,8 @@ public struct RuleTestCase: Sendable, Hashable {
         public var respond: RuleValue?
         /// Whether no route may match (and no fallback redirect).
         public var unmatched: Bool = false
+        /// The scheme whose dispatcher must get the URL (`https` for the web view).
+        public var handOver: String?
 
         /// Creates an expectation that asks nothing; set the fields to check.
         public init() {}

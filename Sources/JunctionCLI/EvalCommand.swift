@@ -1,0 +1,72 @@
+import ArgumentParser
+import Junction
+
+/// `junction eval URL --bundle DIR`: the decision for one URL.
+struct EvalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval",
+        abstract: "Decide what opening a URL does under a bundle's routes and rules.",
+        discussion: """
+            Runs the whole pipeline — redirects, match, fallbacks, access, interceptors — and prints \
+            the decision; --explain adds the trace, one step a line. Context values are typed as in \
+            rule tests: --context user.id=42 --context vip=true --context app_version=\\"5.2.0\\". \
+            Exit status: 0 when the decision opens, responds, gates or hands over; 1 when it rejects \
+            or nothing matches; 2 when the bundle does not load; 3 when a --context or --param does not parse.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The URL to open.", valueName: "url"))
+    var url: String
+
+    @Option(name: .long, help: ArgumentHelp("The bundle folder.", valueName: "dir"))
+    var bundle: String
+
+    @Option(name: .long, help: ArgumentHelp("A context value: key=value; dots nest (user.id=42).", valueName: "key=value"))
+    var context: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("An extra parameter: key=value.", valueName: "key=value"))
+    var param: [String] = []
+
+    @Option(name: .long, help: "Who opens it: internal, push, universal_link, h5, external …")
+    var source = "internal"
+
+    @Flag(name: .long, help: "Print the trace, one step a line.")
+    var explain = false
+
+    @Flag(name: .long, help: "Print the decision as one JSON object.")
+    var json = false
+
+    func run() throws {
+        let contextValues: [String: RuleValue]
+        let params: [String: RuleValue]
+        do {
+            contextValues = try KeyValueArguments.parse(context, option: "--context")
+            params = try KeyValueArguments.parse(param, option: "--param")
+        } catch {
+            printError(error.message)
+            throw ExitCode(3)
+        }
+        let loaded: LoadedBundle
+        switch LoadedBundle.load(bundle, showLogs: true) {
+        case .success(let value): loaded = value
+        case .failure(let error):
+            for diagnostic in error.diagnostics { printError(diagnostic.description) }
+            throw ExitCode(2)
+        }
+        let decision = loaded.decider.decide(
+            RouteRequest(url, params: params, source: RequestSource(rawValue: source)), context: ContextSnapshot(contextValues))
+        if json {
+            print(DecisionRendering.json(decision))
+        } else {
+            print("\(url) → \(decision.summary)")
+            if explain {
+                print("  trace (\(decision.trace.bundle ?? loaded.label), \(DecisionRendering.microseconds(decision.trace.nanoseconds))):")
+                DecisionRendering.trace(decision.trace, indent: "    ", timing: true).forEach { print($0) }
+            }
+        }
+        switch decision.outcome {
+        case .reject, .unmatched: throw ExitCode(1)
+        default: break
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Junction
+
+/// `key=value` command-line arguments as rule values: `42` an integer, `4.5` a number,
+/// `true`/`false` booleans, `null` nothing, `"…"` (quoted) always text, anything else
+/// text; dotted keys nest (`user.id=42` → `{ user = { id = 42 } }`).
+enum KeyValueArguments {
+    struct ParseError: Error {
+        let message: String
+    }
+
+    static func parse(_ arguments: [String], option: String) throws(ParseError) -> [String: RuleValue] {
+        var result: [String: RuleValue] = [:]
+        for argument in arguments {
+            guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
+                throw ParseError(message: "\(option) \"\(argument)\": write key=value")
+            }
+            let path = argument[..<equals].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard !path.contains(where: \.isEmpty) else {
+                throw ParseError(message: "\(option) \"\(argument)\": a key has an empty part")
+            }
+            let value = typed(String(argument[argument.index(after: equals)...]))
+            guard insert(value, at: path[...], into: &result) else {
+                throw ParseError(message: "\(option) \"\(argument)\": \(path.dropLast().joined(separator: ".")) is already a value, not a table")
+            }
+        }
+        return result
+    }
+
+    private static func typed(_ text: String) -> RuleValue {
+        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { return .string(String(text.dropFirst().dropLast())) }
+        switch text {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        case "null": return .nil
+        default: break
+        }
+        if let number = Int64(text) { return .int(number) }
+        if let number = Double(text), text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { return .double(number) }
+        return .string(text)
+    }
+
+    private static func insert(_ value: RuleValue, at path: ArraySlice<String>, into table: inout [String: RuleValue]) -> Bool {
+        let key = path.first!
+        if path.count == 1 {
+            if case .nil = value { table[key] = nil } else { table[key] = value }
+            return true
+        }
+        var inner: [String: RuleValue]
+        switch table[key] {
+        case nil: inner = [:]
+        case .table(let fields)?: inner = fields
+        default: return false
+        }
+        guard insert(value, at: path.dropFirst(), into: &inner) else { return false }
+        table[key] = .table(inner)
+        return true
+    }
+}
