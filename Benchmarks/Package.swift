@@ -14,9 +14,14 @@ let package = Package(
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.0"),
     ],
     targets: [
+        // The system Lua 5.4 again, for the plain-Lua peer of `decide.*` (a state of its
+        // own with the stock C API and no sandbox); Junction's CLua is not a product.
+        .systemLibrary(name: "CLuaPeer", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]),
         .executableTarget(
             name: "JunctionBench",
             dependencies: [
+                "CLuaPeer",
+                .product(name: "Junction", package: "Junction"),
                 .product(name: "JunctionCore", package: "Junction"),
                 .product(name: "JunctionLua", package: "Junction"),
                 .product(name: "RoutingKit", package: "routing-kit"),

@@ -17,10 +17,12 @@ struct CLIRunner {
         return products.appendingPathComponent("junction")
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    /// Runs `junction` with `arguments`, in `directory` when given.
+    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -38,6 +40,17 @@ struct CLIRunner {
     /// A fixture's path, as the CLI will print it.
     static func fixture(_ name: String) throws -> String {
         try #require(Bundle.module.path(forResource: name, ofType: nil, inDirectory: "Fixtures"))
+    }
+
+    /// Writes `files` (relative path → text) into a new temporary folder and returns it.
+    static func folder(_ files: [String: String]) throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("junction-cli-\(UUID().uuidString)")
+        for (path, text) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return root.path
     }
 
     /// The repository's root, for the example bundle.
