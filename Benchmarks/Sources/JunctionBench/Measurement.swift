@@ -20,6 +20,9 @@ struct Measurement {
     var operationsPerSample: Int
     /// What the benchmark's results added up to; printed so the work cannot be optimised away.
     var checksum: Int
+    /// Whether the JSON line also gives the time in milliseconds (`bundle.load`), for
+    /// figures too large to read in nanoseconds.
+    var reportsMilliseconds = false
 
     /// The median over rounds of this measurement's sample divided by `other`'s sample
     /// of the same round. Samples of one round are taken moments apart, so this ratio
@@ -32,8 +35,11 @@ struct Measurement {
         return ratios.isEmpty ? .nan : ratios[ratios.count / 2]
     }
 
-    /// `{"name": "match.junction", "n": 100, "ns_per_op": 123.4}`.
+    /// `{"name": "match.junction", "n": 100, "ns_per_op": 123.4}`; with
+    /// ``reportsMilliseconds``, `"unit": "ms", "ms_per_op": 4.321` follow.
     var jsonLine: String {
-        "{\"name\": \"\(name)\", \"n\": \(n), \"ns_per_op\": \(String(format: "%.1f", nanosecondsPerOperation))}"
+        let milliseconds = reportsMilliseconds
+            ? ", \"unit\": \"ms\", \"ms_per_op\": \(String(format: "%.3f", nanosecondsPerOperation / 1e6))" : ""
+        return "{\"name\": \"\(name)\", \"n\": \(n), \"ns_per_op\": \(String(format: "%.1f", nanosecondsPerOperation))\(milliseconds)}"
     }
 }

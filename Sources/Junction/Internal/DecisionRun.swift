@@ -167,7 +167,7 @@ struct DecisionRun {
     /// A URL no route matched: its scheme's dispatcher, else the fallbacks.
     private mutating func unmatched(_ uri: URI, session: inout RuleSession?) -> Conclusion {
         if let scheme = uri.scheme?.lowercased(), decider.routes.options.dispatchedSchemes.contains(scheme) {
-            steps.append(TraceStep(.handOver, name: scheme, detail: "\(scheme): URLs go to the \(scheme) dispatcher"))
+            steps.append(TraceStep(.handOver, name: scheme, detail: "no route; \(scheme) URLs go to the \(scheme) dispatcher"))
             return .stop(.handOver(scheme: scheme))
         }
         guard !decider.fallbacks.isEmpty else { return .proceed }
@@ -245,7 +245,7 @@ struct DecisionRun {
             verdict = nil
         }
         var record = TraceStep(
-            step.stage, name: step.name, location: step.location, verdict: verdict, error: failure,
+            step.stage, name: step.stage == .fallback ? nil : step.name, location: step.location, verdict: verdict, error: failure,
             nanoseconds: Self.since(start), instructions: instructions)
         guard let verdict else {
             record.detail = step.onError == .continue ? "on_error = continue: carrying on" : "on_error = reject"
