@@ -61,16 +61,16 @@ struct SampleURLs {
             var extended: [[String]] = []
             for path in paths {
                 for option in options {
-                    guard extended.count < limitPerExpansion else { return (joined(extended), true) }
+                    guard extended.count < limitPerExpansion else { return (pathTexts(extended), true) }
                     extended.append(path + [option])
                 }
             }
             paths = extended
         }
-        return (joined(paths), false)
+        return (pathTexts(paths), false)
     }
 
-    private static func joined(_ pieces: [[String]]) -> [String] {
+    private static func pathTexts(_ pieces: [[String]]) -> [String] {
         pieces.map { $0.filter { !$0.isEmpty }.joined(separator: "/") }
     }
 
