@@ -71,8 +71,8 @@ struct DecideBenchmark: BenchmarkGroup {
         let plain = PeerStack(rules: try PlainLuaPeerRules())
         let samples = PolicyBundleGenerator.urls
         let context = ContextSnapshot(Self.contextValues)
-        try sandboxed.rules.setContext(Self.contextValues)
-        try plain.rules.setContext(Self.contextValues)
+        sandboxed.rules.setContext(Self.contextValues)
+        plain.rules.setContext(Self.contextValues)
 
         try verify(samples, context: context, junction: junction, swift: swift, sandboxed: sandboxed, plain: plain)
 
@@ -112,7 +112,7 @@ struct DecideBenchmark: BenchmarkGroup {
         for _ in 0..<iterations {
             for request in requests {
                 let decision = decider.decide(request, context: context)
-                sink &+= decision.trace.steps.count &+ (decision.match?.routeIndex ?? 0)
+                sink &+= decision.trace.steps.count &+ (decision.match?.route.name.utf8.count ?? 0)
             }
         }
         return sink
@@ -183,8 +183,8 @@ struct DecideBenchmark: BenchmarkGroup {
             ("an overlong id", Self.contextValues, longID, .reject(code: 400)),
         ] {
             let snapshot = ContextSnapshot(values)
-            try sandboxed.rules.setContext(values)
-            try plain.rules.setContext(values)
+            sandboxed.rules.setContext(values)
+            plain.rules.setContext(values)
             let outcomes = [
                 ("junction", DecideOutcome(junction.decide(RouteRequest(url), context: snapshot))),
                 ("swift", DecideOutcome(swift.decide(RouteRequest(url), context: snapshot))),
@@ -195,8 +195,8 @@ struct DecideBenchmark: BenchmarkGroup {
                 problems.append("\(name).\(contender), \(url) for \(label): expected \(DecideOutcome(kind: expected, redirected: false)), got \(outcome)")
             }
         }
-        try sandboxed.rules.setContext(Self.contextValues)
-        try plain.rules.setContext(Self.contextValues)
+        sandboxed.rules.setContext(Self.contextValues)
+        plain.rules.setContext(Self.contextValues)
 
         guard problems.isEmpty else {
             throw BenchmarkFailure("""

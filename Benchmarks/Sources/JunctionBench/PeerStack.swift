@@ -33,7 +33,7 @@ struct PeerRequest {
 protocol PeerRuleRunner: AnyObject {
     func run(_ rule: PeerRule, _ request: PeerRequest) -> Verdict
     /// What rules read as `ctx` from now on.
-    func setContext(_ values: [String: RuleValue]) throws(BenchmarkFailure)
+    func setContext(_ values: [String: RuleValue])
 }
 
 /// The usual way, without Junction's decider: Foundation's `URLComponents` parses,

@@ -1,0 +1,80 @@
+public import JunctionCore
+public import JunctionLua
+
+/// Static findings on a rule bundle, for `junction check` and for CI: what a bundle that
+/// loads and compiles still gets wrong.
+///
+/// - `redirect-cycle` (error; a warning when a `when` condition is involved): declared
+///   redirects that lead back to where they started.
+/// - `redirect-to-nothing` (warning): a redirect's target matches no route, is of no
+///   dispatched scheme and is not redirected further.
+/// - `unreachable-route` (warning): higher-precedence routes take every URL of a route.
+/// - `group-without-policy` / `unused-group-policy` (warnings): a group routes list
+///   without a `group()` policy, a policy for a group no route lists.
+/// - `interceptor-matches-nothing` (warning): a route interceptor's pattern matches no
+///   route's URLs.
+///
+/// The checks try sample URLs in place of every URL: each parameter filled with values
+/// its type or regex accepts. They report the absence of something only when the
+/// sampling was complete, and skip what they cannot sample (a regex beyond
+/// ``RegexSampler``), so they miss some findings rather than invent them.
+///
+/// ```swift
+/// let checker = try BundleChecker(bundle: RuleBundle.load(directory: "rules/example"))
+/// for finding in checker.check() { print(finding) }
+/// ```
+public struct BundleChecker: Sendable {
+    /// The decider whose bundle, routes and compiled rules are checked.
+    public let decider: Decider
+
+    /// A checker for what a decider runs. Group policies given to it as Swift
+    /// interceptors count as covering their groups.
+    /// - Parameter decider: A decider, usually of a bundle; without one only the routes
+    ///   are checked.
+    public init(decider: Decider) {
+        self.decider = decider
+    }
+
+    /// A checker for a bundle, compiling its decider first.
+    /// - Parameters:
+    ///   - bundle: The loaded bundle.
+    ///   - options: The decider's bounds; its redirect limit decides when a chain has no end.
+    /// - Throws: `BundleError` when a declared redirect or interceptor pattern does not compile.
+    public init(bundle: RuleBundle, options: DeciderOptions = DeciderOptions()) throws(BundleError) {
+        self.init(decider: try Decider(bundle: bundle, options: options))
+    }
+
+    /// Runs every check.
+    /// - Returns: The findings, by file, line and column.
+    public func check() -> [Finding] {
+        let routes = decider.routes
+        let declarations = decider.bundle?.declarations ?? RuleDeclarations()
+        let directory = decider.bundle?.directory
+        let broad = ParameterSamples.broad(covering: [routes] + (decider.redirects.table.map { [$0] } ?? []))
+        var findings = RedirectCycleCheck(
+            redirects: decider.redirects, maximumRedirects: decider.options.maximumRedirects, samples: broad,
+            directory: directory
+        ).findings()
+        findings += RedirectTargetCheck(
+            redirects: decider.redirects, routes: routes, hasFallbacks: !decider.fallbacks.isEmpty, samples: broad,
+            directory: directory
+        ).findings()
+        findings += UnreachableRouteCheck(routes: routes).findings()
+        findings += GroupPolicyCheck(
+            routes: routes, declarations: declarations, coveredGroups: decider.plan.policyGroups, directory: directory
+        ).findings()
+        findings += InterceptorPatternCheck(
+            routes: routes, declarations: declarations, patternTable: decider.plan.patternTable, samples: broad,
+            directory: directory
+        ).findings()
+        return findings.enumerated().sorted { a, b in
+            switch (a.element.location, b.element.location) {
+            case let (x?, y?) where x != y:
+                return (x.file, x.line, x.column) < (y.file, y.line, y.column)
+            case (nil, _?): return false
+            case (_?, nil): return true
+            default: return a.offset < b.offset
+            }
+        }.map(\.element)
+    }
+}

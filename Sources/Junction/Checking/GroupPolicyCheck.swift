@@ -1,0 +1,58 @@
+import JunctionCore
+import JunctionLua
+
+/// Finds groups that routes list but no policy covers, and `group()` policies for groups
+/// no route lists.
+///
+/// A group is covered by a `group()` policy of the bundle or by a Swift interceptor given
+/// to the decider; the app's own Swift interceptors cannot be known to a check of the
+/// bundle alone, and the message says so.
+struct GroupPolicyCheck {
+    let routes: RouteTable
+    let declarations: RuleDeclarations
+    /// The groups some policy covers, Lua or Swift.
+    let coveredGroups: Set<String>
+    let directory: String?
+
+    func findings() -> [Finding] {
+        var findings: [Finding] = []
+        var usedGroups: [String] = []
+        var routesByGroup: [String: [Route]] = [:]
+        for route in routes.routes {
+            for group in route.groups {
+                if routesByGroup[group] == nil { usedGroups.append(group) }
+                routesByGroup[group, default: []].append(route)
+            }
+        }
+        let policies = declarations.groups.map(\.name)
+        for group in usedGroups where !coveredGroups.contains(group) {
+            let members = routesByGroup[group] ?? []
+            let shown = members.prefix(3).map { "\"\($0.name)\"" } + (members.count > 3 ? ["\(members.count - 3) more"] : [])
+            var message = "group \"\(group)\" of route\(members.count == 1 ? "" : "s") \(UnreachableRouteCheck.list(shown)) "
+                + "has no group() policy in the bundle, so the bundle guards nothing there "
+                + "(a Swift interceptor the app registers for the group cannot be seen by this check)"
+            if let near = Self.nearMiss(group, among: policies) {
+                message += "; there is a policy for \"\(near)\" — is the name misspelt?"
+            }
+            findings.append(Finding(.warning, .groupWithoutPolicy, message, at: members.first?.location))
+        }
+        for policy in declarations.groups where routesByGroup[policy.name] == nil {
+            var message = "group(\"\(policy.name)\") is a policy for a group no route lists; "
+                + "add \"\(policy.name)\" to the groups of its routes in the route table, or remove the policy"
+            if let near = Self.nearMiss(policy.name, among: usedGroups) {
+                message += "; did you mean \"\(near)\"?"
+            }
+            findings.append(Finding(
+                .warning, .unusedGroupPolicy, message, at: SourceLocation(declaredAt: policy.location, in: directory)))
+        }
+        return findings
+    }
+
+    /// A different name in `names` that reads the same ignoring case and punctuation
+    /// (`anti_addiction`, `anti-addiction`, `AntiAddiction`).
+    static func nearMiss(_ name: String, among names: [String]) -> String? {
+        func folded(_ text: String) -> String { String(text.lowercased().filter { $0.isLetter || $0.isNumber }) }
+        let key = folded(name)
+        return names.first { $0 != name && folded($0) == key }
+    }
+}
