@@ -7,9 +7,10 @@ struct ParameterSamples: Sendable {
     /// Values for a parameter nothing constrains, and for `*`.
     let unconstrained: [String]
 
-    /// Values that no declared type and no simple class accepts, so a string parameter
-    /// tried with them loses to no constrained sibling that it does not have to lose to.
-    static let distinctive = ParameterSamples(unconstrained: ["x7q", "~x.7-_"])
+    /// Values that no declared type accepts and that each escape some common class
+    /// (letters, word characters, no spaces), so a string parameter tried with them
+    /// loses only to siblings that really take every value.
+    static let distinctive = ParameterSamples(unconstrained: ["x7q", "~x.7-_", "x y!"])
 
     /// ``distinctive`` and one value for each kind of constrained parameter in `tables`,
     /// so a redirect's placeholder can carry what some route's constraint wants.

@@ -121,7 +121,7 @@ struct RedirectCycleCheck {
         message += " — change a target or remove one of the redirects"
         let conditions = cycle.hops.flatMap(\.conditions).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         if !conditions.isEmpty {
-            message = "possible " + message + " (it happens when the when conditions at \(conditions.joined(separator: ", ")) allow)"
+            message = "possible " + message + " (it depends on the when conditions at \(conditions.joined(separator: ", ")))"
         }
         return Finding(
             cycle.isCertain ? .error : .warning, .redirectCycle, message,

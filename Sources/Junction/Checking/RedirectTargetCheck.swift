@@ -22,22 +22,21 @@ struct RedirectTargetCheck {
             guard sampled.isComplete else { continue }
             let matches = sampled.urls.compactMap { uri in table.matches(uri).first { $0.routeIndex == routeIndex } }
             for rule in rules {
-                var example: (target: String, problem: String)?
+                var example: String?
                 var resolved = false
                 for match in matches {
-                    let target = redirects.target(of: rule, for: match)
-                    guard let problem = problem(with: target, in: table) else {
+                    guard let problem = problem(with: redirects.target(of: rule, for: match), in: table) else {
                         resolved = true
                         break
                     }
-                    if example == nil { example = (target, problem) }
+                    if example == nil { example = problem }
                 }
                 guard !resolved, let example else { continue }
                 let ending = hasFallbacks ? "only the fallback rules can handle it" : "it ends unmatched"
                 findings.append(Finding(
                     .warning, .redirectToNothing,
-                    "redirect from \"\(rule.from)\" to \"\(rule.to)\" leads nowhere: \(example.problem) (e.g. \(example.target)); "
-                        + "\(ending) — fix the target or add a route for it",
+                    "redirect from \"\(rule.from)\" to \"\(rule.to)\" leads nowhere: \(example); \(ending) — fix the target "
+                        + "or add a route for it",
                     at: SourceLocation(declaredAt: rule.location, in: directory)))
             }
         }
@@ -51,12 +50,12 @@ struct RedirectTargetCheck {
         do {
             uri = try URI(target)
         } catch {
-            return "the target is not a valid URL: \(error)"
+            return "\(target) is not a valid URL (\(error))"
         }
         let scheme = uri.scheme?.lowercased()
         if let scheme, routes.options.dispatchedSchemes.contains(scheme) { return nil }
         if routes.match(uri) != nil || table.match(uri) != nil { return nil }
-        let handover = scheme.map { "\"\($0)\" is not a dispatched scheme" } ?? "it has no scheme to dispatch"
-        return "no route matches it, \(handover) and no redirect takes it further"
+        let handover = scheme.map { "\"\($0)\" is not a dispatched scheme" } ?? "it has no scheme to dispatch on"
+        return "no route matches \(target), \(handover) and no redirect takes it further"
     }
 }

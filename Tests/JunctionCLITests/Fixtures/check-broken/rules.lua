@@ -1,0 +1,1 @@
+redirect { from = "myapp://a", to = 

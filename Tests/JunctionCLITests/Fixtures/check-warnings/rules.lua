@@ -1,0 +1,1 @@
+group("legacy", function(req, ctx) end)

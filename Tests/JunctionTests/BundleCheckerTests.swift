@@ -1,0 +1,221 @@
+import Foundation
+import Junction
+import Testing
+
+/// Static findings, as a table: a small bundle in, its findings out as
+/// `FILE:LINE:COL: severity: message [code]` with files relative to the bundle.
+@Suite struct BundleCheckerTests {
+    /// One bundle and every finding expected of it, in order.
+    struct Case: Sendable, CustomTestStringConvertible {
+        var name: String
+        var routes: String
+        var rules: String
+        var expected: [String]
+
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            name: "a clean bundle has no findings",
+            routes: """
+                options: { dispatchedSchemes: [https] }
+                routes:
+                  - { name: home, pattern: "myapp://home" }
+                  - { name: user.profile, pattern: "myapp://user/:id", params: { id: int }, groups: [login] }
+                  - { name: user.byName, pattern: "myapp://user/:name" }
+                  - { name: user.settings, pattern: "myapp://user/settings(/:section)" }
+                  - { name: order, pattern: "myapp://order/:no([A-Z]{2}[0-9]{6})" }
+                  - { name: live.room, pattern: "myapp://live/:room" }
+                  - { name: live.web, pattern: "myapp://live/**" }
+                  - { name: files, pattern: "/files/**" }
+                """,
+            rules: """
+                redirect { from = "myapp://feed/:id", to = "myapp://user/{id}" }
+                redirect { from = "myapp://old/order/:n", to = "myapp://order/{n}" }
+                redirect { from = "myapp://h5/:page", to = "https://m.example.com/{page}" }
+                redirect { from = "myapp://legacy", to = "myapp://feed/7" }
+                group("login", function(req, ctx) end)
+                interceptor { name = "by-name", route = "user.profile", run = function() end }
+                interceptor { name = "by-pattern", routes = { "myapp://live/**", "myapp://user/:uid(\\\\d+)" }, run = function() end }
+                """,
+            expected: []),
+        Case(
+            name: "a redirect cycle is an error naming the chain",
+            routes: "routes:\n  - { name: home, pattern: \"myapp://home\" }\n",
+            rules: """
+                redirect { from = "myapp://a", to = "myapp://b" }
+                redirect { from = "myapp://b/**", to = "myapp://a" }
+                """,
+            expected: [
+                #"rules.lua:1:1: error: redirect cycle: "myapp://a" (rules.lua:1) → "myapp://b/**" (rules.lua:2) → "myapp://a"; myapp://a → myapp://b → myapp://a is refused as a redirect loop — change a target or remove one of the redirects [redirect-cycle]"#,
+            ]),
+        Case(
+            name: "a cycle through a when condition is a warning naming the condition",
+            routes: "routes:\n  - { name: home, pattern: \"myapp://home\" }\n",
+            rules: """
+                redirect { from = "myapp://c1", to = "myapp://c2" }
+                redirect { from = "myapp://c2", to = "myapp://home", when = function(req, ctx) return ctx.new end }
+                redirect { from = "myapp://c2", to = "myapp://c1" }
+                """,
+            expected: [
+                #"rules.lua:1:1: warning: possible redirect cycle: "myapp://c1" (rules.lua:1) → "myapp://c2" (rules.lua:3) → "myapp://c1"; myapp://c1 → myapp://c2 → myapp://c1 is refused as a redirect loop — change a target or remove one of the redirects (it depends on the when conditions at rules.lua:2) [redirect-cycle]"#,
+            ]),
+        Case(
+            name: "a redirect that feeds itself new URLs is a chain without end",
+            routes: "routes:\n  - { name: home, pattern: \"myapp://home\" }\n",
+            rules: #"redirect { from = "myapp://grow/:x", to = "myapp://grow/{x}x" }"#,
+            expected: [
+                #"rules.lua:1:1: error: redirect chain without end: "myapp://grow/:x" (rules.lua:1) → "myapp://grow/:x"; each pass leads to a new URL (myapp://grow/x7q → myapp://grow/x7qx → …), so requests are refused after 8 redirects — change a target or remove one of the redirects [redirect-cycle]"#,
+            ]),
+        Case(
+            name: "a redirect to a URL nothing handles is a warning; the fallback is mentioned",
+            routes: """
+                options: { dispatchedSchemes: [https] }
+                routes:
+                  - { name: moments, pattern: "myapp://moments/:id", params: { id: int } }
+                """,
+            rules: """
+                redirect { from = "myapp://old/:id", to = "myapp://gone/{id}" }
+                redirect { from = "myapp://feed/:id", to = "myapp://moments/{id}" }
+                redirect { from = "myapp://web/:page", to = "https://m.example.com/{page}" }
+                redirect { from = "myapp://hop", to = "myapp://feed/3" }
+                fallback(function(req, ctx) end)
+                """,
+            expected: [
+                #"rules.lua:1:1: warning: redirect from "myapp://old/:id" to "myapp://gone/{id}" leads nowhere: no route matches myapp://gone/x7q, "myapp" is not a dispatched scheme and no redirect takes it further; only the fallback rules can handle it — fix the target or add a route for it [redirect-to-nothing]"#,
+            ]),
+        Case(
+            name: "a route behind a higher-priority wildcard is unreachable",
+            routes: """
+                routes:
+                  - { name: promo, pattern: "myapp://promo/*", priority: 5 }
+                  - { name: promo.page, pattern: "myapp://promo/:page" }
+                """,
+            rules: "",
+            expected: [
+                #"routes.yaml:3:5: warning: route "promo.page" (myapp://promo/:page) is never reached: "promo" (myapp://promo/*) takes precedence for every URL it matches, e.g. myapp://promo/x7q; raise its priority, make its pattern more specific or remove it [unreachable-route]"#,
+            ]),
+        Case(
+            name: "a higher-priority catch-all takes every URL of its scheme",
+            routes: """
+                routes:
+                  - { name: tag, pattern: "myapp://t/:a([a-z]+)" }
+                  - { name: tag.again, pattern: "myapp://t/:b([a-z]{1,})" }
+                  - { name: catch, pattern: "myapp://**", priority: 2 }
+                  - { name: home, pattern: "myapp://home" }
+                """,
+            rules: "",
+            expected: [
+                #"routes.yaml:2:5: warning: route "tag" (myapp://t/:a([a-z]+)) is never reached: "catch" (myapp://**) takes precedence for every URL it matches, e.g. myapp://t/a; raise its priority, make its pattern more specific or remove it [unreachable-route]"#,
+                #"routes.yaml:3:5: warning: route "tag.again" (myapp://t/:b([a-z]{1,})) is never reached: "catch" (myapp://**) takes precedence for every URL it matches, e.g. myapp://t/a; raise its priority, make its pattern more specific or remove it [unreachable-route]"#,
+                #"routes.yaml:5:5: warning: route "home" (myapp://home) is never reached: "catch" (myapp://**) takes precedence for every URL it matches, e.g. myapp://home; raise its priority, make its pattern more specific or remove it [unreachable-route]"#,
+            ]),
+        Case(
+            name: "an equally specific route registered later is unreachable",
+            routes: """
+                routes:
+                  - { name: tag, pattern: "myapp://t/:a([a-z]+)" }
+                  - { name: tag.again, pattern: "myapp://t/:b([a-z]{1,})" }
+                """,
+            rules: "",
+            expected: [
+                #"routes.yaml:3:5: warning: route "tag.again" (myapp://t/:b([a-z]{1,})) is never reached: "tag" (myapp://t/:a([a-z]+)) takes precedence for every URL it matches, e.g. myapp://t/a; raise its priority, make its pattern more specific or remove it [unreachable-route]"#,
+            ]),
+        Case(
+            name: "a route whose regex cannot be sampled is skipped, not reported",
+            routes: """
+                routes:
+                  - { name: shadow, pattern: "myapp://w/:y", priority: 9 }
+                  - { name: odd, pattern: "myapp://w/:x((?i)abc)" }
+                """,
+            rules: "",
+            expected: []),
+        Case(
+            name: "groups without a policy and policies without a group are warnings",
+            routes: """
+                routes:
+                  - { name: live, pattern: "myapp://live/:room", groups: [anti-addiction, social] }
+                  - { name: video, pattern: "myapp://video", groups: [social] }
+                """,
+            rules: """
+                group("anti_addiction", function(req, ctx) end)
+                group("legacy", function(req, ctx) end)
+                """,
+            expected: [
+                #"routes.yaml:2:5: warning: group "anti-addiction" of route "live" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check); there is a policy for "anti_addiction" — is the name misspelt? [group-without-policy]"#,
+                #"routes.yaml:2:5: warning: group "social" of routes "live" and "video" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check) [group-without-policy]"#,
+                #"rules.lua:1:1: warning: group("anti_addiction") is a policy for a group no route lists; add "anti_addiction" to the groups of its routes in the route table, or remove the policy; did you mean "anti-addiction"? [unused-group-policy]"#,
+                #"rules.lua:2:1: warning: group("legacy") is a policy for a group no route lists; add "legacy" to the groups of its routes in the route table, or remove the policy [unused-group-policy]"#,
+            ]),
+        Case(
+            name: "an interceptor pattern that matches no route's URLs is a warning",
+            routes: """
+                routes:
+                  - { name: order, pattern: "myapp://order/:no" }
+                  - { name: item, pattern: "myapp://item/:code(\\\\d+)" }
+                """,
+            rules: """
+                interceptor { name = "audit", routes = { "order", "myapp://orders/**" }, run = function() end }
+                interceptor { name = "codes", route = "myapp://order/:no([A-Z]{3})", run = function() end }
+                interceptor { name = "items", route = "myapp://item/:x([a-z]+)", run = function() end }
+                """,
+            expected: [
+                #"rules.lua:1:1: warning: interceptor "audit" applies to no route: "myapp://orders/**" is neither a route's name nor its pattern, and as a pattern it matches no route's URLs; name a route, or fix the pattern [interceptor-matches-nothing]"#,
+                #"rules.lua:3:1: warning: interceptor "items" applies to no route: "myapp://item/:x([a-z]+)" is neither a route's name nor its pattern, and as a pattern it matches no route's URLs; name a route, or fix the pattern [interceptor-matches-nothing]"#,
+            ]),
+    ]
+
+    @Test(arguments: cases)
+    func findsWhatEachBundleGetsWrong(_ testCase: Case) throws {
+        let bundle = try Self.bundle(routes: testCase.routes, rules: testCase.rules)
+        defer { try? FileManager.default.removeItem(atPath: bundle.directory) }
+        let findings = try BundleChecker(bundle: bundle).check()
+        #expect(Self.render(findings, in: bundle.directory) == testCase.expected)
+    }
+
+    @Test func aSwiftInterceptorGivenToTheDeciderCoversItsGroup() throws {
+        let bundle = try Self.bundle(
+            routes: "routes:\n  - { name: live, pattern: \"myapp://live\", groups: [minors] }\n", rules: "")
+        defer { try? FileManager.default.removeItem(atPath: bundle.directory) }
+        #expect(try BundleChecker(bundle: bundle).check().map(\.code) == [.groupWithoutPolicy])
+        let policy = SwiftInterceptor("minors", scope: .group("minors")) { _, _ in .continue }
+        #expect(BundleChecker(decider: try Decider(bundle: bundle, interceptors: [policy])).check().isEmpty)
+    }
+
+    @Test func aChainWithoutEndNamesTheDecidersRedirectLimit() throws {
+        let bundle = try Self.bundle(
+            routes: "routes:\n  - { name: home, pattern: \"myapp://home\" }\n",
+            rules: #"redirect { from = "myapp://grow/:x", to = "myapp://grow/{x}x" }"#)
+        defer { try? FileManager.default.removeItem(atPath: bundle.directory) }
+        let finding = try #require(try BundleChecker(bundle: bundle, options: DeciderOptions(maximumRedirects: 3)).check().first)
+        #expect(finding.message.contains("refused after 3 redirects"))
+    }
+
+    @Test func aDeciderThatDoesNotCompileIsABundleError() throws {
+        let bundle = try Self.bundle(
+            routes: "routes:\n  - { name: home, pattern: \"myapp://home\" }\n",
+            rules: #"redirect { from = "myapp://a/:id", to = "myapp://b/{nope}" }"#)
+        defer { try? FileManager.default.removeItem(atPath: bundle.directory) }
+        #expect(throws: BundleError.self) { try BundleChecker(bundle: bundle) }
+        let failure = Finding(loadFailure: Diagnostic(.error, "broken", at: SourceLocation(file: "rules.lua", line: 1, column: 1)))
+        #expect(failure.description == "rules.lua:1:1: error: broken [load-error]")
+    }
+
+    // MARK: - Helpers
+
+    /// A bundle folder with `routes.yaml` and `rules.lua`, loaded.
+    static func bundle(routes: String, rules: String) throws -> RuleBundle {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("junction-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try "name: check-test\nversion: 1\n".write(to: root.appendingPathComponent("manifest.yaml"), atomically: true, encoding: .utf8)
+        try routes.write(to: root.appendingPathComponent("routes.yaml"), atomically: true, encoding: .utf8)
+        try rules.write(to: root.appendingPathComponent("rules.lua"), atomically: true, encoding: .utf8)
+        return try RuleBundle.load(directory: root.path)
+    }
+
+    /// Each finding's text with its file named relative to the bundle.
+    static func render(_ findings: [Finding], in directory: String) -> [String] {
+        findings.map { $0.description.replacingOccurrences(of: directory + "/", with: "") }
+    }
+}
