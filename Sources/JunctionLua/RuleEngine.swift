@@ -147,7 +147,7 @@ public final class RuleEngine {
             (array, index, name) = (functionsReference, found, function)
         case .declared(let declared):
             precondition(declared >= 1, "declared function indices start at 1")
-            (array, index, name) = (callablesReference, declared, "declared function \(declared)")
+            (array, index, name) = (callablesReference, declared, "declared function")  // a literal: no allocation per call
         }
         let handler = try state.startCall(function: array, at: index, arguments: count)
         state.pushCopies(first: first, count: count)

@@ -8,7 +8,7 @@ import JunctionCore
         interceptor { name = "probe", all = true, run = function(req, ctx)
           local field = ctx.field
           local value = req[field]
-          if type(value) == "table" then
+          if type(value) == "table" or type(value) == "userdata" then
             local keys = {}
             for k in pairs(value) do keys[#keys + 1] = tostring(k) end
             table.sort(keys)
@@ -28,6 +28,18 @@ import JunctionCore
             .. ":" .. req.route.groups[1] .. ":" .. req.segments[1] .. ":" .. req.query.q .. ":" .. tostring(req))
         end }
         interceptor { name = "user", all = true, run = function(req, ctx) return respond(ctx.user.name) end }
+        interceptor { name = "views", all = true, run = function(req, ctx)
+          local keys = {}
+          for k, v in pairs(req.params) do keys[#keys + 1] = k .. "=" .. tostring(v) end
+          table.sort(keys)
+          return respond(tostring(req.params) .. " " .. table.concat(keys, ",") .. " " .. type(req.params)
+            .. " " .. tostring(req.route.exported) .. " " .. tostring(req.params.missing) .. " " .. tostring(req[1]))
+        end }
+        interceptor { name = "return-view", all = true, run = function(req, ctx) return rewrite { params = req.params } end }
+        interceptor { name = "write-param", all = true, run = function(req, ctx) req.params.id = 1 end }
+        interceptor { name = "write-meta", all = true, run = function(req, ctx) req.route.meta.owner = "me" end }
+        interceptor { name = "rawset", all = true, run = function(req, ctx) rawset(req.params, "id", 1) end }
+        interceptor { name = "metatable", all = true, run = function(req, ctx) return respond(getmetatable(req.params)) end }
         """
 
     static func request(_ url: String = "myapp://user/42?q=a+b&q=c") throws -> RuleRequest {
@@ -74,6 +86,22 @@ import JunctionCore
 
     @Test func pairsListsEveryFieldWithAValue() throws {
         #expect(try Self.evaluate(2) == ["verdict": "respond", "value": "exts,host,params,path,query,route,scheme,segments,source,url"])
+    }
+
+    @Test func mapsAreViewsThatListConvertAndLeaveLuaWhole() throws {
+        #expect(try Self.evaluate(5) == ["verdict": "respond", "value": "req.params coupon=SPRING,id=42,tab=posts userdata false nil nil"])
+        #expect(try Self.evaluate(6) == ["verdict": "rewrite", "params": ["coupon": "SPRING", "id": 42, "tab": "posts"]])
+        #expect(try Self.evaluate(10) == ["verdict": "respond", "value": "the request is read-only"])
+    }
+
+    @Test(arguments: [(7, "req is read-only"), (8, "attempt to modify a read-only table"), (9, "bad argument #1 to 'rawset'")])
+    func viewsCannotBeChanged(interceptor: Int, message: String) throws {
+        #expect {
+            _ = try Self.evaluate(interceptor)
+        } throws: { error in
+            guard let error = error as? LuaError else { return false }
+            return error.message.contains(message) && error.chunkName == "probe.lua"
+        }
     }
 
     @Test func contextIsReusedPerSnapshotAndReplacedWhenItChanges() throws {

@@ -23,7 +23,7 @@ import Testing
         #expect(decision.summary == "gate myapp://login, then resume")
         #expect(decision.trace.steps.map(\.description) == [
             "match moments: myapp://moments(/:id)",
-            "access moments: exported: push may open it",
+            "access moments: exported",
             "global audit (swift) → continue",
             "global push-audit (interceptors.lua:4) → continue",
             "group login (policies.lua:4) → gate myapp://login",

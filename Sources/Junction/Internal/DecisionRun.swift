@@ -16,6 +16,9 @@ struct DecisionRun {
     private var requestVersion = 0
     private var sessionVersion = -1
     private var uri: URI?
+    /// When the last step ended: each step's time is the lap since then, one clock
+    /// read per step.
+    private var lastTick = ContinuousClock.now
 
     init(decider: Decider, request: RouteRequest, context: ContextSnapshot) {
         self.decider = decider
@@ -37,12 +40,11 @@ struct DecisionRun {
     mutating func run(_ session: inout RuleSession?) -> Decision {
         var url = original.url
         pipeline: while true {
-            let parseStart = ContinuousClock.now
             let uri: URI
             do {
                 uri = try URI(url)
             } catch {
-                steps.append(TraceStep(.parse, detail: url, error: "\(error)", nanoseconds: Self.since(parseStart)))
+                steps.append(TraceStep(.parse, detail: url, error: "\(error)", nanoseconds: lap()))
                 visited.append(url)
                 self.uri = nil
                 return finish(.reject(Rejection(.invalidURL, reason: "the URL \"\(url)\" does not parse: \(error)", code: 400)))
@@ -63,11 +65,9 @@ struct DecisionRun {
             }
 
             // Match.
-            let matchStart = ContinuousClock.now
             var current = decider.routes.match(uri)
             steps.append(TraceStep(
-                .match, name: current?.route.name, detail: current.map { "\($0.route.pattern)" } ?? "no route matches",
-                nanoseconds: Self.since(matchStart)))
+                .match, name: current?.route.name, detail: current?.route.pattern ?? "no route matches", nanoseconds: lap()))
             var alternatives: [RouteMatch]?
 
             while true {
@@ -117,7 +117,6 @@ struct DecisionRun {
 
     /// The first declared redirect whose pattern matches and whose `when` holds.
     private mutating func applyRedirects(_ uri: URI, table: RouteTable, session: inout RuleSession?) -> Conclusion {
-        let start = ContinuousClock.now
         guard let best = table.match(uri) else { return .proceed }
         // The best pattern first; the others only if all of its rules' conditions fail.
         var candidates = [best]
@@ -135,7 +134,7 @@ struct DecisionRun {
                     if let error {
                         steps.append(TraceStep(
                             .redirect, name: rule.name, location: rule.location, detail: "when", error: error,
-                            nanoseconds: Self.since(start), instructions: used))
+                            nanoseconds: lap(), instructions: used))
                         if decider.bundle?.manifest.onError ?? .reject == .reject {
                             return .stop(.reject(failure(of: rule.name, error)))
                         }
@@ -144,14 +143,14 @@ struct DecisionRun {
                     guard value else {
                         steps.append(TraceStep(
                             .redirect, name: rule.name, location: rule.location, detail: "when is false: not taken",
-                            nanoseconds: Self.since(start), instructions: used))
+                            nanoseconds: lap(), instructions: used))
                         continue
                     }
                 }
                 let target = decider.redirects.target(of: rule, for: match)
                 steps.append(TraceStep(
                     .redirect, name: rule.name, location: rule.location, verdict: .redirect(url: target, params: [:]),
-                    nanoseconds: Self.since(start), instructions: instructions))
+                    nanoseconds: lap(), instructions: instructions))
                 return .redirect(target, [:])
             }
             position += 1
@@ -167,7 +166,8 @@ struct DecisionRun {
     /// A URL no route matched: its scheme's dispatcher, else the fallbacks.
     private mutating func unmatched(_ uri: URI, session: inout RuleSession?) -> Conclusion {
         if let scheme = uri.scheme?.lowercased(), decider.routes.options.dispatchedSchemes.contains(scheme) {
-            steps.append(TraceStep(.handOver, name: scheme, detail: "no route; \(scheme) URLs go to the \(scheme) dispatcher"))
+            steps.append(TraceStep(
+                .handOver, name: scheme, detail: "no route; \(scheme) URLs go to the \(scheme) dispatcher", nanoseconds: lap()))
             return .stop(.handOver(scheme: scheme))
         }
         guard !decider.fallbacks.isEmpty else { return .proceed }
@@ -187,12 +187,12 @@ struct DecisionRun {
         guard request.source != .internal else { return nil }
         let route = match.route
         guard !route.isExported else {
-            steps.append(TraceStep(.access, name: route.name, detail: "exported: \(request.source) may open it"))
+            steps.append(TraceStep(.access, name: route.name, detail: "exported", nanoseconds: lap()))
             return nil
         }
         let reason = "route \"\(route.name)\" is not exported, so a request from \"\(request.source)\" may not open it"
             + " (only internal ones may); mark it exported: true in the route table to allow it"
-        steps.append(TraceStep(.access, name: route.name, detail: reason))
+        steps.append(TraceStep(.access, name: route.name, detail: reason, nanoseconds: lap()))
         return .reject(Rejection(.notExported, reason: reason, code: 403))
     }
 
@@ -200,8 +200,13 @@ struct DecisionRun {
     private mutating func runChain(for match: RouteMatch, session: inout RuleSession?) -> Conclusion {
         let chain = decider.plan.chain(for: match)
         requestVersion += 1
+        var version = requestVersion
+        var ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
         for step in chain {
-            let ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
+            if version != requestVersion {  // a rewrite
+                ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
+                version = requestVersion
+            }
             switch runStep(step, ruleRequest, session: &session, hasRoute: true) {
             case .proceed: continue
             case let other: return other
@@ -214,7 +219,6 @@ struct DecisionRun {
     private mutating func runStep(
         _ step: PolicyStep, _ ruleRequest: RuleRequest, session: inout RuleSession?, hasRoute: Bool
     ) -> Conclusion {
-        let start = ContinuousClock.now
         var verdict: Verdict?
         var failure: String?
         var instructions = 0
@@ -246,7 +250,7 @@ struct DecisionRun {
         }
         var record = TraceStep(
             step.stage, name: step.stage == .fallback ? nil : step.name, location: step.location, verdict: verdict, error: failure,
-            nanoseconds: Self.since(start), instructions: instructions)
+            nanoseconds: lap(), instructions: instructions)
         guard let verdict else {
             record.detail = step.onError == .continue ? "on_error = continue: carrying on" : "on_error = reject"
             steps.append(record)
@@ -345,12 +349,16 @@ struct DecisionRun {
         var params = request.params
         params.merge(rewrites) { _, new in new }
         return Decision(
-            outcome: outcome, request: original, uri: uri, match: match, redirects: Array(visited.dropLast()),
+            outcome: outcome, request: original, uri: uri, match: match,
+            redirects: visited.count > 1 ? Array(visited.dropLast()) : [],
             carriedParams: params, trace: DecisionTrace(bundle: decider.bundleLabel, steps: steps))
     }
 
-    private static func since(_ start: ContinuousClock.Instant) -> Int {
-        let elapsed = start.duration(to: .now).components
+    /// Nanoseconds since the previous lap (or the start).
+    private mutating func lap() -> Int {
+        let now = ContinuousClock.now
+        let elapsed = lastTick.duration(to: now).components
+        lastTick = now
         return Int(elapsed.seconds) * 1_000_000_000 + Int(elapsed.attoseconds / 1_000_000_000)
     }
 }

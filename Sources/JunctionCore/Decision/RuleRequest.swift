@@ -19,7 +19,8 @@ public struct RuleRequest: Sendable {
     public let pathParameters: PathParameters
     /// Parameters that rules changed with `rewrite`, applied last.
     public internal(set) var rewrites: [String: RuleValue]
-    let plusAsSpace: Bool
+    /// Whether `+` in the query is a space (the route table's option).
+    public let plusAsSpace: Bool
 
     /// A request before or without a route.
     /// - Parameters:
@@ -97,6 +98,22 @@ public struct RuleRequest: Sendable {
         fields.merge(callerParams) { _, caller in caller }
         fields.merge(rewrites) { _, rewritten in rewritten }
         return fields
+    }
+
+    /// One parameter, as ``params`` would give it, without building the others.
+    /// - Parameter name: The parameter's name.
+    /// - Returns: Its value, or `nil`.
+    public func param(_ name: String) -> RuleValue? {
+        if let value = rewrites[name] ?? callerParams[name] { return value }
+        let declaration = route?.parameters.first { $0.name == name }
+        if let text = pathParameters[name] {
+            return declaration.flatMap { $0.type.convert(text).map(RuleValue.init) } ?? .string(text)
+        }
+        guard let declaration else { return nil }
+        if let text = uri.queryItems(plusAsSpace: plusAsSpace).first(name) {
+            return declaration.type.convert(text).map(RuleValue.init) ?? .string(text)
+        }
+        return declaration.defaultValue.map(RuleValue.init)
     }
 
     /// The route as rules read `req.route`: name, pattern, target, groups, exported.

@@ -1,19 +1,28 @@
 import JunctionCore
 internal import CLua
 
-/// `req` in Lua: a full userdata that builds each field from the host's ``RuleRequest``
-/// the first time a rule reads it, and caches it in one of its user values.
+/// `req` in Lua, and its maps `req.params`, `req.query`, `req.exts` and `req.route`: full
+/// userdata that read the host's ``RuleRequest`` when a rule reads them. A rule that
+/// reads `req.path` and `req.params.id` converts one string and one value — no table is
+/// built unless a rule asks for a whole map (`pairs`) or a field that is a list
+/// (`req.segments`, `req.route.groups`).
 ///
-/// A rule that reads `req.path` costs one string; `req.params` is built, read-only,
-/// only when read. The userdata holds one integer, the generation of the request it
-/// stands for; the state keeps the current request and its generation, so a `req` kept
-/// past its evaluation (it cannot be, in a sealed bundle, but defensively) raises instead
-/// of reading another request.
+/// Each userdata holds two integers: the generation of the request it stands for and
+/// its ``RequestView``. The state keeps the current request and its generation, so a
+/// view kept past its evaluation (a sealed bundle cannot keep one, but defensively)
+/// raises instead of reading another request. `req`'s own fields are cached in its user
+/// values; the maps convert on every read.
 ///
-/// The metatable's `__index`, `__newindex` and `__pairs` are C functions that make every
-/// call that can raise only after the Swift work of a field is done and its result is in
-/// the state's scratch buffer: a `longjmp` never skips a Swift reference.
+/// The metatable's functions make every call that can raise only after the Swift work is
+/// done and its result is in the state's scratch buffer: a `longjmp` never skips a Swift
+/// reference.
 enum RequestUserdata {
+    /// The userdata's payload.
+    private struct Block {
+        var generation: Int
+        var view: Int
+    }
+
     /// Creates the shared metatable and keeps it in the registry. Run in `lua_pcall`.
     static let installMetatable: lua_CFunction = { state in
         lua_createtable(state, 0, 5)
@@ -33,108 +42,219 @@ enum RequestUserdata {
 
     /// Pushes a new `req` for the generation given as argument 1. Run in `lua_pcall`.
     static let push: lua_CFunction = { state in
-        let generation = Int(lua_tointegerx(state, 1, nil))
-        let block = lua_newuserdatauv(state, MemoryLayout<Int>.size, Int32(RequestField.allCases.count)).unsafelyUnwrapped
-        block.storeBytes(of: generation, as: Int.self)
-        lua_rawgeti(state, jl_registryindex(), lua_Integer(SandboxContext.of(state).pointee.requestMetatable))
-        lua_setmetatable(state, -2)
+        pushView(state, generation: Int(lua_tointegerx(state, 1, nil)), view: .request)
         return 1
     }
 
-    /// What ``prepare(_:field:generation:)`` left in the scratch buffer.
+    /// Pushes a view userdata. May raise.
+    private static func pushView(_ state: OpaquePointer?, generation: Int, view: RequestView) {
+        let slots = view == .request ? Int32(RequestField.allCases.count) : 0
+        let block = lua_newuserdatauv(state, MemoryLayout<Block>.size, slots).unsafelyUnwrapped
+        block.storeBytes(of: Block(generation: generation, view: view.rawValue), as: Block.self)
+        lua_rawgeti(state, jl_registryindex(), lua_Integer(SandboxContext.of(state).pointee.requestMetatable))
+        lua_setmetatable(state, -2)
+    }
+
+    /// What ``prepare(_:view:key:generation:)`` concluded; strings and encoded values are
+    /// in the scratch buffer.
     private enum Prepared {
         case stale
         case nilValue
+        case boolean(Bool)
+        case integer(Int64)
+        case number(Double)
         case string(UnsafeRawPointer, Int)
         case encoded(UnsafeRawPointer)
+        case view(RequestView)
         case failure(UnsafeRawPointer, Int)
     }
 
-    /// `req.KEY`: the cached field, or the field built now.
+    /// `view.KEY`.
     private static let index: lua_CFunction = { state in
+        let block = lua_touserdata(state, 1).unsafelyUnwrapped.load(as: Block.self)
+        let view = RequestView(rawValue: block.view) ?? .request
         guard lua_type(state, 2) == LUA_TSTRING else {
             lua_pushnil(state)
             return 1
         }
         var length = 0
-        let key = lua_tolstring(state, 2, &length)  // a string: not converted, cannot raise
-        guard let field = RequestField(key: UnsafeRawBufferPointer(start: key, count: length)) else {
-            lua_pushnil(state)
-            return 1
+        let key = UnsafeRawBufferPointer(start: lua_tolstring(state, 2, &length), count: length)  // a string: cannot raise
+        var slot: Int32 = 0
+        if view == .request {
+            guard let field = RequestField(key: key) else {
+                lua_pushnil(state)
+                return 1
+            }
+            slot = field.rawValue
+            if lua_getiuservalue(state, 1, slot) != LUA_TNIL { return 1 }
+            jl_pop(state, 1)
         }
-        if lua_getiuservalue(state, 1, field.rawValue) != LUA_TNIL { return 1 }
-        jl_pop(state, 1)
-        let generation = lua_touserdata(state, 1).unsafelyUnwrapped.load(as: Int.self)
-        switch prepare(state, field: field, generation: generation) {
-        case .stale:
+        let prepared = prepare(state, view: view, key: key, generation: block.generation)
+        if case .stale = prepared {
             return jl_error_string(state, "req may be read only during the call that received it")
-        case .failure(let bytes, let count):
+        }
+        if case .failure(let bytes, let count) = prepared {
             _ = lua_pushlstring(state, bytes.assumingMemoryBound(to: CChar.self), count)
             return lua_error(state)
-        case .nilValue:
-            return 1  // not cached: nothing to build
-        case .string(let bytes, let count):
-            _ = lua_pushlstring(state, bytes.assumingMemoryBound(to: CChar.self), count)
-        case .encoded(let start):
-            var cursor = start
-            RuleValueWriter.decode(state, at: &cursor, readOnly: true)
         }
-        lua_pushvalue(state, -1)
-        _ = lua_setiuservalue(state, 1, field.rawValue)
+        push(prepared, state: state, generation: block.generation)
+        if slot != 0 {
+            lua_pushvalue(state, -1)
+            _ = lua_setiuservalue(state, 1, slot)
+        }
         return 1
     }
 
-    /// The Swift half of `__index`: finds the state's current request and puts the
-    /// field into the scratch buffer. Every Swift value it makes is gone when it returns.
-    @inline(never)
-    private static func prepare(_ handle: OpaquePointer?, field: RequestField, generation: Int) -> Prepared {
-        let owner = LuaState.owner(of: handle)
-        guard generation == owner.requestGeneration, let request = owner.currentRequest else { return .stale }
-        func text(_ string: String) -> Prepared {
-            var string = string
-            string.withUTF8 { owner.scratch.store(UnsafeRawBufferPointer($0)) }
-            return .string(UnsafeRawPointer(owner.scratch.base), string.utf8.count)
-        }
-        let value: RuleValue
-        switch field {
-        case .url: return text(request.url)
-        case .scheme: return text(request.scheme)
-        case .host: return text(request.host)
-        case .path: return text(request.path)
-        case .source: return text(request.source.rawValue)
-        case .segments: value = .array(request.segments.map(RuleValue.string))
-        case .params: value = .table(request.params)
-        case .query: value = .table(request.query)
-        case .exts: value = .table(request.exts)
-        case .route:
-            guard let fields = request.routeFields else { return .nilValue }
-            value = .table(fields)
-        }
-        do throws(RuleValueConversionFailure) {
-            try RuleValueWriter.encode(value, limits: owner.valueLimits, into: &owner.scratch)
-            return .encoded(UnsafeRawPointer(owner.scratch.base))
-        } catch {
-            var message = error.luaError(chunkName: "req", root: "req.\(field.name)", verb: "cannot pass", direction: "to Lua").message
-            message.withUTF8 { owner.scratch.store(UnsafeRawBufferPointer($0)) }
-            return .failure(UnsafeRawPointer(owner.scratch.base), message.utf8.count)
+    /// Pushes what `prepare` concluded (not `stale` or `failure`). May raise.
+    private static func push(_ prepared: Prepared, state: OpaquePointer?, generation: Int) {
+        switch prepared {
+        case .nilValue, .stale, .failure: lua_pushnil(state)
+        case .boolean(let flag): lua_pushboolean(state, flag ? 1 : 0)
+        case .integer(let number): lua_pushinteger(state, number)
+        case .number(let number): lua_pushnumber(state, number)
+        case .string(let bytes, let count): _ = lua_pushlstring(state, bytes.assumingMemoryBound(to: CChar.self), count)
+        case .encoded(let start):
+            var cursor = start
+            RuleValueWriter.decode(state, at: &cursor, readOnly: true)
+        case .view(let view): pushView(state, generation: generation, view: view)
         }
     }
 
-    /// `req.KEY = value`: refused.
+    /// The Swift half of `__index` and `__pairs`: finds the state's current request and
+    /// prepares `key` of `view` (all of it for a `nil` key). Every Swift value it makes is
+    /// gone when it returns.
+    @inline(never)
+    private static func prepare(
+        _ handle: OpaquePointer?, view: RequestView, key: UnsafeRawBufferPointer?, generation: Int
+    ) -> Prepared {
+        let owner = LuaState.owner(of: handle)
+        guard generation == owner.requestGeneration, let request = owner.currentRequest else { return .stale }
+        let name = key.map { String(decoding: $0, as: UTF8.self) }
+        let value: RuleValue?
+        if view == .request, let key, let field = RequestField(key: key) {
+            if let map = RequestView(field: field) {
+                if map == .route, request.route == nil { return .nilValue }
+                return .view(map)
+            }
+            switch field {
+            case .url: value = .string(request.url)
+            case .scheme: value = .string(request.scheme)
+            case .host: value = .string(request.host)
+            case .path: value = .string(request.path)
+            case .source: value = .string(request.source.rawValue)
+            default: value = .array(request.segments.map(RuleValue.string))
+            }
+        } else {
+            value = Self.wholeOrKey(of: view, in: request, key: name)
+        }
+        guard let value else { return .nilValue }
+        switch value {
+        case .nil: return .nilValue
+        case .bool(let flag): return .boolean(flag)
+        case .int(let number): return .integer(number)
+        case .double(let number): return .number(number)
+        case .string(var text):
+            text.withUTF8 { owner.scratch.store(UnsafeRawBufferPointer($0)) }
+            return .string(UnsafeRawPointer(owner.scratch.base), text.utf8.count)
+        default:
+            do throws(RuleValueConversionFailure) {
+                try RuleValueWriter.encode(value, limits: owner.valueLimits, into: &owner.scratch)
+                return .encoded(UnsafeRawPointer(owner.scratch.base))
+            } catch {
+                let root = "\(view.name)" + (name.map { "." + $0 } ?? "")
+                var message = error.luaError(chunkName: "req", root: root, verb: "cannot pass", direction: "to Lua").message
+                message.withUTF8 { owner.scratch.store(UnsafeRawBufferPointer($0)) }
+                return .failure(UnsafeRawPointer(owner.scratch.base), message.utf8.count)
+            }
+        }
+    }
+
+    /// One key of a map view, or all of it for a `nil` key (`req` itself: every field).
+    private static func wholeOrKey(of view: RequestView, in request: RuleRequest, key: String?) -> RuleValue? {
+        switch view {
+        case .request:
+            guard key == nil else { return nil }
+            var fields: [String: RuleValue] = [
+                "url": .string(request.url), "scheme": .string(request.scheme), "host": .string(request.host),
+                "path": .string(request.path), "source": .string(request.source.rawValue),
+                "segments": .array(request.segments.map(RuleValue.string)),
+                "params": .table(request.params), "query": .table(request.query), "exts": .table(request.exts),
+            ]
+            if let route = request.routeFields { fields["route"] = .table(route) }
+            return .table(fields)
+        case .params:
+            guard let key else { return .table(request.params) }
+            return request.param(key)
+        case .query:
+            guard let key else { return .table(request.query) }
+            return request.uri.queryItems(plusAsSpace: request.plusAsSpace).first(key).map(RuleValue.string)
+        case .exts:
+            guard let key else { return .table(request.exts) }
+            return request.exts[key]
+        case .route:
+            guard let route = request.route else { return nil }
+            switch key {
+            case nil: return request.routeFields.map(RuleValue.table)
+            case "name": return .string(route.name)
+            case "pattern": return .string(route.pattern)
+            case "target": return .string(route.target)
+            case "exported": return .bool(route.isExported)
+            case "groups": return .array(route.groups.map(RuleValue.string))
+            case "meta": return .table(route.meta)
+            default: return nil
+            }
+        }
+    }
+
+    /// The whole value a view stands for, when the userdata at `index` is one — for
+    /// reading a rule's result (`rewrite { params = req.params }`). Runs in Swift, outside
+    /// any Lua call. `nil` when it is another userdata; a stale view reads as `nil` too.
+    static func value(at index: Int32, in state: OpaquePointer) -> RuleValue?? {
+        guard lua_getmetatable(state, index) != 0 else { return nil }
+        lua_rawgeti(state, jl_registryindex(), lua_Integer(SandboxContext.of(state).pointee.requestMetatable))
+        let isView = lua_rawequal(state, -1, -2) != 0
+        jl_pop(state, 2)
+        guard isView else { return nil }
+        let block = lua_touserdata(state, index).unsafelyUnwrapped.load(as: Block.self)
+        let owner = LuaState.owner(of: state)
+        guard block.generation == owner.requestGeneration, let request = owner.currentRequest,
+              let view = RequestView(rawValue: block.view) else { return .some(nil) }
+        return .some(wholeOrKey(of: view, in: request, key: nil))
+    }
+
+    /// Writing to a view: refused.
     private static let refuseWrite: lua_CFunction = { state in
         jl_error_string(state, "req is read-only; return rewrite{ params = { ... } } to change parameters")
     }
 
-    /// `pairs(req)`: every field that has a value, built now.
+    /// `pairs(view)`: a table of everything the view holds, then Lua's `next` over it.
     private static let pairs: lua_CFunction = { state in
+        let block = lua_touserdata(state, 1).unsafelyUnwrapped.load(as: Block.self)
+        let view = RequestView(rawValue: block.view) ?? .request
         lua_settop(state, 1)
-        lua_createtable(state, 0, Int32(RequestField.allCases.count))  // 2
-        for field in RequestField.allCases {
-            jl_pushcfunction(state, index)
-            lua_pushvalue(state, 1)
-            _ = lua_pushstring(state, HostFunctions.cString(field.name))
-            jl_call(state, 2, 1)
-            lua_setfield(state, 2, HostFunctions.cString(field.name))  // nil leaves no entry
+        if view == .request {
+            lua_createtable(state, 0, Int32(RequestField.allCases.count))  // 2
+            for field in RequestField.allCases {
+                jl_pushcfunction(state, index)
+                lua_pushvalue(state, 1)
+                _ = lua_pushstring(state, HostFunctions.cString(field.name))
+                jl_call(state, 2, 1)
+                lua_setfield(state, 2, HostFunctions.cString(field.name))  // nil leaves no entry
+            }
+        } else {
+            let prepared = prepare(state, view: view, key: nil, generation: block.generation)
+            if case .stale = prepared {
+                return jl_error_string(state, "req may be read only during the call that received it")
+            }
+            if case .failure(let bytes, let count) = prepared {
+                _ = lua_pushlstring(state, bytes.assumingMemoryBound(to: CChar.self), count)
+                return lua_error(state)
+            }
+            push(prepared, state: state, generation: block.generation)
+            if lua_type(state, 2) != LUA_TTABLE {
+                jl_pop(state, 1)
+                lua_createtable(state, 0, 0)
+            }
         }
         jl_pushcfunction(state, nextField)
         jl_insert(state, 2)  // next, table
@@ -142,16 +262,23 @@ enum RequestUserdata {
         return 3
     }
 
-    /// The iterator `pairs(req)` returns: `next` over the fields' table.
+    /// The iterator `pairs` returns: `next` over the snapshot table; read-only tables
+    /// are iterated through their backing.
     private static let nextField: lua_CFunction = { state in
         lua_settop(state, 2)
+        if ReadOnlyTables.pushBacking(state, of: 1) { jl_replace(state, 1) }
         if lua_next(state, 1) != 0 { return 2 }
         lua_pushnil(state)
         return 1
     }
 
-    /// `tostring(req)`: `request myapp://...`.
+    /// `tostring(req)`: `request myapp://...`; a map: `req.params`.
     private static let describe: lua_CFunction = { state in
+        let block = lua_touserdata(state, 1).unsafelyUnwrapped.load(as: Block.self)
+        guard block.view == RequestView.request.rawValue else {
+            _ = lua_pushstring(state, HostFunctions.cString((RequestView(rawValue: block.view) ?? .request).name))
+            return 1
+        }
         lua_settop(state, 1)
         jl_pushcfunction(state, index)
         lua_pushvalue(state, 1)

@@ -74,6 +74,9 @@ struct RuleValueReader {
             return Self.text(bytes).map(RuleValue.string) ?? .bytes(Array(bytes))
         case LUA_TTABLE:
             return try table(at: index)
+        case LUA_TUSERDATA:
+            if let view = RequestUserdata.value(at: index, in: state) { return view ?? .nil }
+            fallthrough
         default:
             throw RuleValueConversionFailure(
                 "it is a \(typeName(at: index)); only nil, booleans, numbers, strings and tables can leave Lua")

@@ -283,7 +283,9 @@ enum SandboxPrelude {
       if type(target) ~= "string" then
         error("redirect(url [, params]) takes the URL to open instead, or redirect{ from = ..., to = ... } declares a redirect", 2)
       end
-      if params ~= nil and type(params) ~= "table" then error("redirect: params must be a table", 2) end
+      if params ~= nil and type(params) ~= "table" and type(params) ~= "userdata" then
+        error("redirect: params must be a table", 2)
+      end
       return verdict({ verdict = "redirect", url = target, params = params })
     end)
     local interceptor = trust(function(spec)
@@ -355,7 +357,7 @@ enum SandboxPrelude {
         return verdict({ verdict = "gate", url = url, resume = resume })
       end),
       rewrite = trust(function(spec)
-        if type(spec) ~= "table" or type(spec.params) ~= "table" then
+        if type(spec) ~= "table" or (type(spec.params) ~= "table" and type(spec.params) ~= "userdata") then
           error("rewrite{ params = { name = value, ... } } changes parameters and continues", 2)
         end
         return verdict({ verdict = "rewrite", params = spec.params })
