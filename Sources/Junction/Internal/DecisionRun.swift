@@ -18,7 +18,7 @@ struct DecisionRun {
     private var uri: URI?
     /// When the last step ended: each step's time is the lap since then, one clock
     /// read per step.
-    private var lastTick = ContinuousClock.now
+    private var lastTick = MonotonicClock.nanoseconds()
 
     init(decider: Decider, request: RouteRequest, context: ContextSnapshot) {
         self.decider = decider
@@ -356,9 +356,8 @@ struct DecisionRun {
 
     /// Nanoseconds since the previous lap (or the start).
     private mutating func lap() -> Int {
-        let now = ContinuousClock.now
-        let elapsed = lastTick.duration(to: now).components
-        lastTick = now
-        return Int(elapsed.seconds) * 1_000_000_000 + Int(elapsed.attoseconds / 1_000_000_000)
+        let now = MonotonicClock.nanoseconds()
+        defer { lastTick = now }
+        return now - lastTick
     }
 }

@@ -3,24 +3,54 @@
 /// once matched, the route.
 ///
 /// Parts are computed when read, so a rule that reads only `req.path` costs only that.
+///
+/// `RuleRequest` has value semantics; its fields live in one shared box, so handing it
+/// to rule after rule costs one reference count, not one per field.
 public struct RuleRequest: Sendable {
+    private final class Storage: Sendable {
+        let uri: URI
+        let source: RequestSource
+        let exts: [String: RuleValue]
+        let callerParams: [String: RuleValue]
+        let route: Route?
+        let pathParameters: PathParameters
+        let rewrites: [String: RuleValue]
+        let plusAsSpace: Bool
+
+        init(
+            uri: URI, source: RequestSource, exts: [String: RuleValue], callerParams: [String: RuleValue], route: Route?,
+            pathParameters: PathParameters, rewrites: [String: RuleValue], plusAsSpace: Bool
+        ) {
+            self.uri = uri
+            self.source = source
+            self.exts = exts
+            self.callerParams = callerParams
+            self.route = route
+            self.pathParameters = pathParameters
+            self.rewrites = rewrites
+            self.plusAsSpace = plusAsSpace
+        }
+    }
+
+    private let storage: Storage
+
     /// The URL.
-    public let uri: URI
+    public var uri: URI { storage.uri }
     /// Who asked.
-    public let source: RequestSource
+    public var source: RequestSource { storage.source }
     /// The caller's non-business options.
-    public let exts: [String: RuleValue]
+    public var exts: [String: RuleValue] { storage.exts }
     /// The caller's extra parameters.
-    public let callerParams: [String: RuleValue]
+    public var callerParams: [String: RuleValue] { storage.callerParams }
     /// The route the URL matched; `nil` before matching (a redirect's `when`) and for
     /// fallbacks.
-    public let route: Route?
+    public var route: Route? { storage.route }
     /// The path parameters the pattern captured (the route's, or a redirect's `from`).
-    public let pathParameters: PathParameters
+    public var pathParameters: PathParameters { storage.pathParameters }
     /// Parameters that rules changed with `rewrite`, applied last.
-    public internal(set) var rewrites: [String: RuleValue]
+    public var rewrites: [String: RuleValue] { storage.rewrites }
     /// Whether `+` in the query is a space (the route table's option).
-    public let plusAsSpace: Bool
+    public var plusAsSpace: Bool { storage.plusAsSpace }
 
     /// A request before or without a route.
     /// - Parameters:
@@ -29,14 +59,9 @@ public struct RuleRequest: Sendable {
     ///   - pathParameters: Parameters a pattern captured.
     ///   - plusAsSpace: Whether `+` in the query is a space.
     public init(uri: URI, request: RouteRequest, pathParameters: PathParameters = PathParameters(), plusAsSpace: Bool = true) {
-        self.uri = uri
-        self.source = request.source
-        self.exts = request.exts
-        self.callerParams = request.params
-        self.route = nil
-        self.pathParameters = pathParameters
-        self.rewrites = [:]
-        self.plusAsSpace = plusAsSpace
+        storage = Storage(
+            uri: uri, source: request.source, exts: request.exts, callerParams: request.params, route: nil,
+            pathParameters: pathParameters, rewrites: [:], plusAsSpace: plusAsSpace)
     }
 
     /// A request that matched a route.
@@ -45,14 +70,9 @@ public struct RuleRequest: Sendable {
     ///   - request: The caller's request.
     ///   - rewrites: Parameters rules have changed so far.
     public init(match: RouteMatch, request: RouteRequest, rewrites: [String: RuleValue] = [:]) {
-        self.uri = match.uri
-        self.source = request.source
-        self.exts = request.exts
-        self.callerParams = request.params
-        self.route = match.route
-        self.pathParameters = match.parameters
-        self.rewrites = rewrites
-        self.plusAsSpace = match.plusAsSpace
+        storage = Storage(
+            uri: match.uri, source: request.source, exts: request.exts, callerParams: request.params, route: match.route,
+            pathParameters: match.parameters, rewrites: rewrites, plusAsSpace: match.plusAsSpace)
     }
 
     /// The whole URL.
@@ -104,7 +124,8 @@ public struct RuleRequest: Sendable {
     /// - Parameter name: The parameter's name.
     /// - Returns: Its value, or `nil`.
     public func param(_ name: String) -> RuleValue? {
-        if let value = rewrites[name] ?? callerParams[name] { return value }
+        if !storage.rewrites.isEmpty, let value = storage.rewrites[name] { return value }
+        if !storage.callerParams.isEmpty, let value = storage.callerParams[name] { return value }
         let declaration = route?.parameters.first { $0.name == name }
         if let text = pathParameters[name] {
             return declaration.flatMap { $0.type.convert(text).map(RuleValue.init) } ?? .string(text)

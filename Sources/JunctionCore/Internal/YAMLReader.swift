@@ -32,7 +32,10 @@ package struct YAMLReader {
             return nil
         }
         do {
-            return try Yams.compose(yaml: text)
+            // The basic resolver tags every plain scalar as text: the readers type what
+            // they read themselves (core-schema rules, see `plainScalar`), and Yams skips
+            // a regular-expression match per scalar.
+            return try Yams.compose(yaml: text, .basic)
         } catch let yaml as YamlError {
             reportSyntax(yaml)
         } catch {
@@ -144,11 +147,7 @@ package struct YAMLReader {
         switch node {
         case .scalar(let scalar):
             guard scalar.style == .plain else { return .string(scalar.string) }
-            if let flag = node.bool, ["true", "false"].contains(scalar.string) { return .bool(flag) }
-            if let number = node.int { return .int(Int64(number)) }
-            if scalar.string == "null" || scalar.string == "~" { return .nil }
-            if let number = node.float, Double(scalar.string) != nil { return .double(number) }
-            return .string(scalar.string)
+            return Self.plainScalar(scalar.string)
         case .mapping(let map):
             var fields: [String: RuleValue] = [:]
             for (key, value) in pairs(of: map) {
@@ -165,5 +164,45 @@ package struct YAMLReader {
         case .alias:
             return .nil
         }
+    }
+
+    /// A plain (unquoted) scalar typed as YAML 1.2's core schema types it: `true`/`false`,
+    /// `null`/`~`/empty, integers (decimal, `0x` hex, `0o` octal), floats (`1.5`, `1e3`,
+    /// `.inf`, `.nan`); anything else is text.
+    static func plainScalar(_ text: String) -> RuleValue {
+        switch text {
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        case "", "~", "null", "Null", "NULL": return .nil
+        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .double(.infinity)
+        case "-.inf", "-.Inf", "-.INF": return .double(-.infinity)
+        case ".nan", ".NaN", ".NAN": return .double(.nan)
+        default: break
+        }
+        let bytes = Array(text.utf8)
+        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        let unsigned = bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") ? bytes.dropFirst() : bytes[...]
+        if !unsigned.isEmpty, unsigned.allSatisfy(isDigit), let number = Int64(text) { return .int(number) }
+        if text.hasPrefix("0x"), let number = Int64(text.dropFirst(2), radix: 16) { return .int(number) }
+        if text.hasPrefix("0o"), let number = Int64(text.dropFirst(2), radix: 8) { return .int(number) }
+        // [-+]? ( \.[0-9]+ | [0-9]+ ( \.[0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
+        var index = unsigned.startIndex
+        let end = unsigned.endIndex
+        var mantissaDigits = 0
+        while index < end, isDigit(unsigned[index]) { index += 1; mantissaDigits += 1 }
+        if index < end, unsigned[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < end, isDigit(unsigned[index]) { index += 1; mantissaDigits += 1 }
+        }
+        guard mantissaDigits > 0 else { return .string(text) }
+        if index < end, unsigned[index] == UInt8(ascii: "e") || unsigned[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < end, unsigned[index] == UInt8(ascii: "-") || unsigned[index] == UInt8(ascii: "+") { index += 1 }
+            let exponentStart = index
+            while index < end, isDigit(unsigned[index]) { index += 1 }
+            guard index > exponentStart else { return .string(text) }
+        }
+        guard index == end, let number = Double(text) else { return .string(text) }
+        return .double(number)
     }
 }

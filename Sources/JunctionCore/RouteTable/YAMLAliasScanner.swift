@@ -6,36 +6,52 @@
 /// refuses them. The scanner skips comments, quoted scalars and block scalars; an
 /// alias is a `*` where a node starts (line start, or after `- `, `? `, `: `, `[`, `{`, `,`).
 enum YAMLAliasScanner {
-    /// The 1-based line and column of the first alias, or `nil`.
+    /// The 1-based line and column (in Unicode scalars) of the first alias, or `nil`.
     static func firstAlias(in text: String) -> (line: Int, column: Int)? {
+        var text = text
+        return text.withUTF8 { bytes in
+            // Most files have no "*" at all; the others are scanned byte by byte.
+            guard bytes.contains(UInt8(ascii: "*")) else { return nil }
+            return scan(bytes)
+        }
+    }
+
+    private static func scan(_ characters: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int)? {
+        let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+        /// Where a node can start: after these (or at a line's start).
+        func startsNode(_ byte: UInt8) -> Bool {
+            switch byte {
+            case newline, UInt8(ascii: "-"), UInt8(ascii: "?"), UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ","): true
+            default: false
+            }
+        }
         var line = 1
         var column = 0
-        var quote: Character?  // inside '…' or "…"
+        var quote: UInt8?  // inside '…' or "…"
         var escaped = false
         var blockIndent: Int?  // inside a block scalar: lines indented more than this
         var lineIndent = 0
         var atLineStart = true
-        var previous: Character = "\n"  // last non-space character on this line
+        var previous: UInt8 = newline  // last non-space byte on this line
         var inComment = false
         var pendingBlock = false
-        let characters = Array(text)
         var i = 0
         while i < characters.count {
             let c = characters[i]
-            column += 1
-            if c == "\n" {
+            if c & 0xC0 != 0x80 { column += 1 }  // continuation bytes do not start a column
+            if c == newline {
                 line += 1
                 column = 0
                 atLineStart = true
                 lineIndent = 0
                 inComment = false
-                previous = "\n"
+                previous = newline
                 if pendingBlock, quote == nil { blockIndent = blockIndent ?? -1 }
                 i += 1
                 continue
             }
             if atLineStart {
-                if c == " " {
+                if c == space {
                     lineIndent += 1
                     i += 1
                     continue
@@ -49,7 +65,7 @@ enum YAMLAliasScanner {
                     }
                     if lineIndent >= blockIndent! && lineIndent > 0 {
                         // Block scalar content: skip the line.
-                        while i < characters.count, characters[i] != "\n" { i += 1 }
+                        while i < characters.count, characters[i] != newline { i += 1 }
                         continue
                     }
                     blockIndent = nil
@@ -63,10 +79,10 @@ enum YAMLAliasScanner {
             if let open = quote {
                 if escaped {
                     escaped = false
-                } else if open == "\"" && c == "\\" {
+                } else if open == UInt8(ascii: "\"") && c == UInt8(ascii: "\\") {
                     escaped = true
                 } else if c == open {
-                    if open == "'", i + 1 < characters.count, characters[i + 1] == "'" {
+                    if open == UInt8(ascii: "'"), i + 1 < characters.count, characters[i + 1] == UInt8(ascii: "'") {
                         i += 2
                         column += 1
                         continue
@@ -78,23 +94,31 @@ enum YAMLAliasScanner {
                 continue
             }
             switch c {
-            case " ", "\t":
-                if pendingBlock == false, previous == "|" || previous == ">" { pendingBlock = true }
-            case "#" where previous == "\n" || (i > 0 && (characters[i - 1] == " " || characters[i - 1] == "\t")):
+            case space, tab:
+                if pendingBlock == false, previous == UInt8(ascii: "|") || previous == UInt8(ascii: ">") { pendingBlock = true }
+            case UInt8(ascii: "#") where previous == newline || (i > 0 && (characters[i - 1] == space || characters[i - 1] == tab)):
                 inComment = true
-            case "'" where "\n-?:[{,".contains(previous), "\"" where "\n-?:[{,".contains(previous):
+            case UInt8(ascii: "'") where startsNode(previous), UInt8(ascii: "\"") where startsNode(previous):
                 quote = c
-            case "*" where "\n-?:[{,".contains(previous):
-                if i + 1 < characters.count, !" \t\n,[]{}".contains(characters[i + 1]) {
-                    return (line, column)
+            case UInt8(ascii: "*") where startsNode(previous):
+                if i + 1 < characters.count {
+                    switch characters[i + 1] {
+                    case space, tab, newline, UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"): break
+                    default: return (line, column)
+                    }
                 }
             default:
                 break
             }
-            if c != " " && c != "\t" {
-                if (previous == "|" || previous == ">") && !"+-0123456789".contains(c) { pendingBlock = false }
-                if c == "|" || c == ">" {
-                    pendingBlock = "\n-?:[{,".contains(previous)
+            if c != space && c != tab {
+                if previous == UInt8(ascii: "|") || previous == UInt8(ascii: ">") {
+                    switch c {
+                    case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): break
+                    default: pendingBlock = false
+                    }
+                }
+                if c == UInt8(ascii: "|") || c == UInt8(ascii: ">") {
+                    pendingBlock = startsNode(previous)
                 }
                 previous = c
             }

@@ -1,3 +1,5 @@
+internal import Foundation  // memcmp
+
 /// The fields of `req`, each with the user-value slot of the request userdata that
 /// caches it once built.
 enum RequestField: Int32, CaseIterable {
@@ -21,14 +23,23 @@ enum RequestField: Int32, CaseIterable {
 
     /// The field a key names, compared byte for byte; `nil` for any other key.
     init?(key: UnsafeRawBufferPointer) {
-        for field in Self.allCases {
-            let name = field.name
-            if name.utf8CodeUnitCount == key.count,
-                key.elementsEqual(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)) {
-                self = field
-                return
-            }
+        // Every name differs from the others of its length in its first byte.
+        guard let first = key.first else { return nil }
+        let candidate: Self
+        switch (key.count, first) {
+        case (3, UInt8(ascii: "u")): candidate = .url
+        case (6, UInt8(ascii: "s")): candidate = key[1] == UInt8(ascii: "c") ? .scheme : .source
+        case (4, UInt8(ascii: "h")): candidate = .host
+        case (4, UInt8(ascii: "p")): candidate = .path
+        case (8, UInt8(ascii: "s")): candidate = .segments
+        case (6, UInt8(ascii: "p")): candidate = .params
+        case (5, UInt8(ascii: "q")): candidate = .query
+        case (4, UInt8(ascii: "e")): candidate = .exts
+        case (5, UInt8(ascii: "r")): candidate = .route
+        default: return nil
         }
-        return nil
+        let name = candidate.name
+        guard memcmp(key.baseAddress!, name.utf8Start, key.count) == 0 else { return nil }
+        self = candidate
     }
 }
