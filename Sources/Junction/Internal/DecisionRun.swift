@@ -248,44 +248,39 @@ struct DecisionRun {
             failure = "rewrite{} has no route's parameters to change here; return redirect(url, params) instead"
             verdict = nil
         }
-        var record = TraceStep(
-            step.stage, name: step.stage == .fallback ? nil : step.name, location: step.location, verdict: verdict, error: failure,
-            nanoseconds: lap(), instructions: instructions)
-        guard let verdict else {
-            record.detail = step.onError == .continue ? "on_error = continue: carrying on" : "on_error = reject"
-            steps.append(record)
-            return step.onError == .continue ? .proceed : .stop(.reject(self.failure(of: step.name, failure ?? "")))
-        }
+        // Decide what the verdict means first, so the trace step is built once, in place.
+        var detail = ""
+        let conclusion: Conclusion
         switch verdict {
-        case .continue:
-            steps.append(record)
-            return .proceed
-        case .rewrite(let params):
+        case nil:
+            detail = step.onError == .continue ? "on_error = continue: carrying on" : "on_error = reject"
+            conclusion = step.onError == .continue ? .proceed : .stop(.reject(self.failure(of: step.name, failure ?? "")))
+        case .continue?:
+            conclusion = .proceed
+        case .rewrite(let params)?:
             rewrites.merge(params) { _, new in new }
             requestVersion += 1
-            steps.append(record)
-            return .proceed
-        case .redirect(let url, let params):
-            steps.append(record)
-            return .redirect(url, params)
-        case .reject(let reason, let code):
-            steps.append(record)
-            return .stop(.reject(Rejection(.rule, reason: reason, code: code, rule: step.name)))
-        case .gate(let url, let resume):
+            conclusion = .proceed
+        case .redirect(let url, let params)?:
+            conclusion = .redirect(url, params)
+        case .reject(let reason, let code)?:
+            conclusion = .stop(.reject(Rejection(.rule, reason: reason, code: code, rule: step.name)))
+        case .gate(let url, let resume)?:
             if let loop = gateLoop(url, from: ruleRequest.url) {
-                record.detail = loop
-                steps.append(record)
-                return .stop(.reject(Rejection(.gateLoop, reason: loop, code: 508, rule: step.name)))
+                detail = loop
+                conclusion = .stop(.reject(Rejection(.gateLoop, reason: loop, code: 508, rule: step.name)))
+            } else {
+                conclusion = .stop(.gate(url: url, resume: resume))
             }
-            steps.append(record)
-            return .stop(.gate(url: url, resume: resume))
-        case .next:
-            steps.append(record)
-            return .decline
-        case .respond(let value):
-            steps.append(record)
-            return .stop(.respond(value))
+        case .next?:
+            conclusion = .decline
+        case .respond(let value)?:
+            conclusion = .stop(.respond(value))
         }
+        steps.append(TraceStep(
+            step.stage, name: step.stage == .fallback ? nil : step.name, location: step.location, verdict: verdict,
+            detail: detail, error: failure, nanoseconds: lap(), instructions: instructions))
+        return conclusion
     }
 
     // MARK: - Helpers

@@ -10,7 +10,7 @@ import JunctionLua
 /// a route's own pattern binds to that route here; any other pattern is compiled into
 /// ``patternTable`` and matched against each request's URL, and the interceptor applies
 /// when it matches.
-struct InterceptorPlan: Sendable {
+final class InterceptorPlan: Sendable {
     /// The steps for each route of the table, by route index, without pattern-matched ones.
     let chains: [[PolicyStep]]
     /// The patterns of route interceptors that bind by URL; route `i` holds

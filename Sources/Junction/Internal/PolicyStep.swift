@@ -2,7 +2,7 @@ import JunctionCore
 
 /// One interceptor or group policy as the decider runs it: Lua or Swift, with where it
 /// comes from, when it runs and what its failure means.
-struct PolicyStep: Sendable {
+final class PolicyStep: Sendable {
     /// What runs.
     enum Body: Sendable {
         /// A declared Lua function, by its index in the engine.
@@ -26,6 +26,19 @@ struct PolicyStep: Sendable {
     /// Registration order, the last tie-break: Lua rules in declaration order, then
     /// Swift interceptors in the order given.
     let order: Int
+
+    init(
+        stage: TraceStep.Stage, name: String, location: String, priority: Int, onError: RuleErrorPolicy, body: Body,
+        order: Int
+    ) {
+        self.stage = stage
+        self.name = name
+        self.location = location
+        self.priority = priority
+        self.onError = onError
+        self.body = body
+        self.order = order
+    }
 
     /// Whether `self` runs before `other` in the same stage: higher priority first,
     /// then registration order.

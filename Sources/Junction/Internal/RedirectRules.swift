@@ -3,7 +3,7 @@ import JunctionLua
 
 /// A bundle's `redirect { ... }` declarations compiled into one route table of their
 /// `from` patterns: finding a redirect is a trie match, not a scan of the rules.
-struct RedirectRules: Sendable {
+final class RedirectRules: Sendable {
     /// One declaration.
     struct Rule: Sendable {
         let from: String

@@ -1,15 +1,40 @@
 /// A URL matched to a route: the route, the captured path parameters and the query.
+///
+/// `RouteMatch` has value semantics; its fields live in one shared box, so passing a
+/// match along the pipeline costs one reference count, not one per field.
 public struct RouteMatch: Sendable {
+    private final class Storage: Sendable {
+        let route: Route
+        let uri: URI
+        let parameters: PathParameters
+        let plusAsSpace: Bool
+        let routeIndex: Int
+
+        init(route: Route, uri: URI, parameters: PathParameters, plusAsSpace: Bool, routeIndex: Int) {
+            self.route = route
+            self.uri = uri
+            self.parameters = parameters
+            self.plusAsSpace = plusAsSpace
+            self.routeIndex = routeIndex
+        }
+    }
+
+    private let storage: Storage
+
+    init(route: Route, uri: URI, parameters: PathParameters, plusAsSpace: Bool, routeIndex: Int) {
+        storage = Storage(route: route, uri: uri, parameters: parameters, plusAsSpace: plusAsSpace, routeIndex: routeIndex)
+    }
+
     /// The route that matched.
-    public let route: Route
+    public var route: Route { storage.route }
     /// The URL that matched.
-    public let uri: URI
+    public var uri: URI { storage.uri }
     /// The path parameters, decoded once, in pattern order.
-    public let parameters: PathParameters
+    public var parameters: PathParameters { storage.parameters }
     /// Whether the table reads `+` in a query as a space.
-    let plusAsSpace: Bool
+    var plusAsSpace: Bool { storage.plusAsSpace }
     /// The route's position in its table's ``RouteTable/routes``.
-    package let routeIndex: Int
+    package var routeIndex: Int { storage.routeIndex }
 
     /// The query's items, decoded per the table's `plusAsSpace` option.
     public var query: QueryItems { uri.queryItems(plusAsSpace: plusAsSpace) }

@@ -11,6 +11,7 @@ public enum Rollout {
     ///   - key: The rollout's name, e.g. `"new-checkout"`; different keys spread ids independently.
     ///   - id: A stable id of the user or device.
     /// - Returns: The bucket.
+    @inlinable
     public static func bucket(key: some StringProtocol, id: some StringProtocol) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ byte: UInt8) {
@@ -35,6 +36,7 @@ public enum Rollout {
     ///   - id: A stable id of the user or device.
     ///   - percent: From 0 (nobody) to 100 (everybody), in steps of 0.01.
     /// - Returns: Whether the id is in.
+    @inlinable
     public static func includes(key: some StringProtocol, id: some StringProtocol, percent: Double) -> Bool {
         guard percent > 0 else { return false }
         guard percent < 100 else { return true }

@@ -8,19 +8,37 @@
 /// last tie-break: routes of the URL's own scheme before global (scheme-less) ones;
 /// then higher `priority`; then specificity segment by segment, left to right
 /// (constant > constrained parameter > parameter > `*` > `**`); then registration order.
+///
+/// A table is one shared, immutable box: copying it costs one reference count.
 public struct RouteTable: Sendable {
+    private final class Storage: Sendable {
+        let options: RouteTableOptions
+        let routes: [Route]
+        let trie: RouteTrie
+        let indexByName: [String: Int]
+
+        init(options: RouteTableOptions, routes: [Route], trie: RouteTrie, indexByName: [String: Int]) {
+            self.options = options
+            self.routes = routes
+            self.trie = trie
+            self.indexByName = indexByName
+        }
+    }
+
+    private let storage: Storage
+
     /// How the table reads URLs.
-    public let options: RouteTableOptions
+    public var options: RouteTableOptions { storage.options }
     /// The routes, in registration order.
-    public let routes: [Route]
-    let trie: RouteTrie
-    private let indexByName: [String: Int]
+    public var routes: [Route] { storage.routes }
+    var trie: RouteTrie { storage.trie }
+    private var indexByName: [String: Int] { storage.indexByName }
 
     init(options: RouteTableOptions, routes: [Route], patterns: [RoutePattern]) {
-        self.options = options
-        self.routes = routes
-        self.trie = RouteTrie(routes: Array(zip(routes, patterns)), caseSensitive: options.caseSensitive)
-        self.indexByName = Dictionary(routes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        storage = Storage(
+            options: options, routes: routes,
+            trie: RouteTrie(routes: Array(zip(routes, patterns)), caseSensitive: options.caseSensitive),
+            indexByName: Dictionary(routes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// Validates and compiles routes.
