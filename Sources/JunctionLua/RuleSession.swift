@@ -68,9 +68,16 @@ public struct RuleSession {
         let state = engine.state
         if !requestPushed {
             try ProtectedCall.reserveStack(3, in: state.handle, chunkName: "req", activity: "pass req to Lua")
-            jl_pushcfunction(state.handle, RequestUserdata.push)
-            lua_pushinteger(state.handle, lua_Integer(state.requestGeneration))
-            try ProtectedCall.call(in: state.handle, arguments: 1, results: 1, chunkName: "req", activity: "pass req to Lua")
+            if state.requestReference == LUA_NOREF {
+                // One `req` userdata per state, made once and reused: each request only
+                // renumbers it and forgets its cached fields.
+                jl_pushcfunction(state.handle, RequestUserdata.push)
+                lua_pushinteger(state.handle, lua_Integer(state.requestGeneration))
+                try ProtectedCall.call(in: state.handle, arguments: 1, results: 1, chunkName: "req", activity: "pass req to Lua")
+                state.requestReference = try state.reference(chunkName: "req")
+            }
+            lua_rawgeti(state.handle, jl_registryindex(), lua_Integer(state.requestReference))  // an existing entry
+            RequestUserdata.renumberTop(state.handle, generation: state.requestGeneration)
             if state.stackHeight > base + 1 { jl_replace(state.handle, base + 1) }
             requestPushed = true
         }

@@ -35,6 +35,8 @@ final class LuaState {
     var valueLimits = RuleValueLimits()
     /// Where C callbacks put what Swift prepared for them (see ``RequestUserdata``).
     var scratch = ScratchBuffer()
+    /// Registry reference to the state's one `req` userdata, once made.
+    var requestReference: Int32 = LUA_NOREF
     /// The context snapshot last converted for `ctx`, and its registry reference.
     var cachedContext: (snapshot: ContextSnapshot, reference: Int32)?
 

@@ -46,6 +46,17 @@ enum RequestUserdata {
         return 1
     }
 
+    /// Makes the `req` userdata on top of the stack stand for `generation` and forgets the
+    /// fields it cached. Allocates nothing, so it cannot raise.
+    static func renumberTop(_ state: OpaquePointer, generation: Int) {
+        let block = lua_touserdata(state, -1).unsafelyUnwrapped
+        block.storeBytes(of: Block(generation: generation, view: RequestView.request.rawValue), as: Block.self)
+        for field in RequestField.allCases {
+            lua_pushnil(state)
+            _ = lua_setiuservalue(state, -2, field.rawValue)
+        }
+    }
+
     /// Pushes a view userdata. May raise.
     private static func pushView(_ state: OpaquePointer?, generation: Int, view: RequestView) {
         let slots = view == .request ? Int32(RequestField.allCases.count) : 0
