@@ -52,20 +52,24 @@ struct DecisionRun {
             self.uri = uri
             visited.append(url)
 
-            // Declared redirects.
+            // The route and the best declared redirect, from one reading of the URL.
+            var current: RouteMatch?
             if let table = decider.redirects.table {
-                switch applyRedirects(uri, table: table, session: &session) {
-                case .proceed, .decline: break
-                case .stop(let outcome): return finish(outcome)
-                case .redirect(let target, _):
-                    if let refusal = hop(to: target) { return finish(refusal) }
-                    url = target
-                    continue pipeline
+                let found = decider.routes.match(uri, alsoIn: table)
+                current = found.here
+                if let redirect = found.other {
+                    switch applyRedirects(uri, best: redirect, table: table, session: &session) {
+                    case .proceed, .decline: break
+                    case .stop(let outcome): return finish(outcome)
+                    case .redirect(let target, _):
+                        if let refusal = hop(to: target) { return finish(refusal) }
+                        url = target
+                        continue pipeline
+                    }
                 }
+            } else {
+                current = decider.routes.match(uri)
             }
-
-            // Match.
-            var current = decider.routes.match(uri)
             steps.append(TraceStep(
                 .match, name: current?.route.name, detail: current?.route.pattern ?? "no route matches", nanoseconds: lap()))
             var alternatives: [RouteMatch]?
@@ -116,8 +120,9 @@ struct DecisionRun {
     // MARK: - Stages
 
     /// The first declared redirect whose pattern matches and whose `when` holds.
-    private mutating func applyRedirects(_ uri: URI, table: RouteTable, session: inout RuleSession?) -> Conclusion {
-        guard let best = table.match(uri) else { return .proceed }
+    private mutating func applyRedirects(
+        _ uri: URI, best: RouteMatch, table: RouteTable, session: inout RuleSession?
+    ) -> Conclusion {
         // The best pattern first; the others only if all of its rules' conditions fail.
         var candidates = [best]
         var expanded = false

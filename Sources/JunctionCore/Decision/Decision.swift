@@ -19,22 +19,57 @@ public struct Decision: Sendable {
         case unmatched
     }
 
+    private struct Fields: Sendable {
+        var outcome: Outcome
+        var request: RouteRequest
+        var uri: URI?
+        var match: RouteMatch?
+        var redirects: [String]
+        var trace: DecisionTrace
+        var carriedParams: [String: RuleValue]
+    }
+
+    /// One box for all fields: a decision passes through closures and into callbacks,
+    /// and each copy then costs one reference count.
+    private var storage: CopyOnWrite<Fields>
+
     /// The conclusion.
-    public var outcome: Outcome
+    public var outcome: Outcome {
+        get { storage.fields.outcome }
+        set { storage.write { $0.outcome = newValue } }
+    }
     /// The request as the caller made it.
-    public var request: RouteRequest
+    public var request: RouteRequest {
+        get { storage.fields.request }
+        set { storage.write { $0.request = newValue } }
+    }
     /// The URL decided on, after redirects; `nil` when the URL did not parse.
-    public var uri: URI?
+    public var uri: URI? {
+        get { storage.fields.uri }
+        set { storage.write { $0.uri = newValue } }
+    }
     /// The route reached, for `open`, and for `respond`, `reject` and `gate` verdicts of
     /// that route's interceptors.
-    public var match: RouteMatch?
+    public var match: RouteMatch? {
+        get { storage.fields.match }
+        set { storage.write { $0.match = newValue } }
+    }
     /// Every URL the request went through before ``uri``, in order.
-    public var redirects: [String]
+    public var redirects: [String] {
+        get { storage.fields.redirects }
+        set { storage.write { $0.redirects = newValue } }
+    }
     /// What happened, step by step.
-    public var trace: DecisionTrace
+    public var trace: DecisionTrace {
+        get { storage.fields.trace }
+        set { storage.write { $0.trace = newValue } }
+    }
     /// The parameters carried beside the URL: the caller's, then a redirect verdict's,
     /// then rewrites.
-    public var carriedParams: [String: RuleValue]
+    public var carriedParams: [String: RuleValue] {
+        get { storage.fields.carriedParams }
+        set { storage.write { $0.carriedParams = newValue } }
+    }
 
     /// A decision.
     /// - Parameters:
@@ -49,13 +84,9 @@ public struct Decision: Sendable {
         outcome: Outcome, request: RouteRequest, uri: URI?, match: RouteMatch? = nil, redirects: [String] = [],
         carriedParams: [String: RuleValue]? = nil, trace: DecisionTrace = DecisionTrace()
     ) {
-        self.outcome = outcome
-        self.request = request
-        self.uri = uri
-        self.match = match
-        self.redirects = redirects
-        self.carriedParams = carriedParams ?? request.params
-        self.trace = trace
+        storage = CopyOnWrite(Fields(
+            outcome: outcome, request: request, uri: uri, match: match, redirects: redirects, trace: trace,
+            carriedParams: carriedParams ?? request.params))
     }
 
     /// The parameters the target gets: the route's (typed by its declarations), then

@@ -23,16 +23,19 @@ extension RouteTrie {
 
     /// The best route for `uri`: its own scheme's namespace first, then the global one.
     func best(_ uri: URI, hostAsPath: HostAsPath) -> Hit? {
-        withSearchInput(uri, hostAsPath: hostAsPath) { input in
-            withSearch(input, collectAll: false, explain: false) { search in
-                for root in roots(for: input) {
-                    search.visit(root, depth: 0)
-                    if search.best >= 0 {
-                        return Hit(entry: search.best, parameters: search.parameters(of: search.best))
-                    }
+        withSearchInput(uri, hostAsPath: hostAsPath) { input in best(input) }
+    }
+
+    /// The best route for a prepared input (which several tries may share).
+    func best(_ input: SearchInput) -> Hit? {
+        withSearch(input, collectAll: false, explain: false) { search in
+            for root in roots(for: input) {
+                search.visit(root, depth: 0)
+                if search.best >= 0 {
+                    return Hit(entry: search.best, parameters: search.parameters(of: search.best))
                 }
-                return nil
             }
+            return nil
         }
     }
 

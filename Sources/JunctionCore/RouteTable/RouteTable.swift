@@ -81,6 +81,19 @@ public struct RouteTable: Sendable {
         trie.best(uri, hostAsPath: options.hostAsPath).map { makeMatch($0, uri) }
     }
 
+    /// The best route for a URL in this table and in `other`, reading the URL once — for
+    /// a decider that looks for a redirect and a route alike. Both tables must read hosts
+    /// alike (the same `hostAsPath`).
+    /// - Parameters:
+    ///   - uri: The URL.
+    ///   - other: The second table.
+    /// - Returns: The best match in each.
+    package func match(_ uri: URI, alsoIn other: RouteTable) -> (here: RouteMatch?, other: RouteMatch?) {
+        precondition(other.options.hostAsPath == options.hostAsPath, "both tables must read hosts alike")
+        let hits = withSearchInput(uri, hostAsPath: options.hostAsPath) { input in (trie.best(input), other.trie.best(input)) }
+        return (hits.0.map { makeMatch($0, uri) }, hits.1.map { other.makeMatch($0, uri) })
+    }
+
     /// Parses a URL and finds its best route.
     /// - Parameter string: The URL.
     /// - Returns: The match, or `nil` when no route matches.
@@ -126,7 +139,7 @@ public struct RouteTable: Sendable {
         )
     }
 
-    private func makeMatch(_ hit: RouteTrie.Hit, _ uri: URI) -> RouteMatch {
+    fileprivate func makeMatch(_ hit: RouteTrie.Hit, _ uri: URI) -> RouteMatch {
         let index = Int(trie.entries[Int(hit.entry)].route)
         return RouteMatch(
             route: routes[index], uri: uri, parameters: hit.parameters, plusAsSpace: options.plusAsSpace, routeIndex: index)
