@@ -1,3 +1,5 @@
+import Junction
+
 /// A JSON object written key by key, in the order given (the CLI's contract shows keys
 /// in a fixed order; JSONEncoder would sort or shuffle them).
 struct JSONWriter {
@@ -24,22 +26,5 @@ struct JSONWriter {
     var rendered: String { "{" + members.joined(separator: ", ") + "}" }
 
     /// A JSON string literal (RFC 8259): quotes, backslashes and control characters escaped.
-    static func quote(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ string: String) -> String { RuleValue.jsonQuoted(string) }
 }

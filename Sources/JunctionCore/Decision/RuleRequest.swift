@@ -7,7 +7,7 @@
 /// `RuleRequest` has value semantics; its fields live in one shared box, so handing it
 /// to rule after rule costs one reference count, not one per field.
 public struct RuleRequest: Sendable {
-    private final class Storage: Sendable {
+    private struct Fields: Sendable {
         let uri: URI
         let source: RequestSource
         let exts: [String: RuleValue]
@@ -16,41 +16,27 @@ public struct RuleRequest: Sendable {
         let pathParameters: PathParameters
         let rewrites: [String: RuleValue]
         let plusAsSpace: Bool
-
-        init(
-            uri: URI, source: RequestSource, exts: [String: RuleValue], callerParams: [String: RuleValue], route: Route?,
-            pathParameters: PathParameters, rewrites: [String: RuleValue], plusAsSpace: Bool
-        ) {
-            self.uri = uri
-            self.source = source
-            self.exts = exts
-            self.callerParams = callerParams
-            self.route = route
-            self.pathParameters = pathParameters
-            self.rewrites = rewrites
-            self.plusAsSpace = plusAsSpace
-        }
     }
 
-    private let storage: Storage
+    private let storage: CopyOnWrite<Fields>
 
     /// The URL.
-    public var uri: URI { storage.uri }
+    public var uri: URI { storage.fields.uri }
     /// Who asked.
-    public var source: RequestSource { storage.source }
+    public var source: RequestSource { storage.fields.source }
     /// The caller's non-business options.
-    public var exts: [String: RuleValue] { storage.exts }
+    public var exts: [String: RuleValue] { storage.fields.exts }
     /// The caller's extra parameters.
-    public var callerParams: [String: RuleValue] { storage.callerParams }
+    public var callerParams: [String: RuleValue] { storage.fields.callerParams }
     /// The route the URL matched; `nil` before matching (a redirect's `when`) and for
     /// fallbacks.
-    public var route: Route? { storage.route }
+    public var route: Route? { storage.fields.route }
     /// The path parameters the pattern captured (the route's, or a redirect's `from`).
-    public var pathParameters: PathParameters { storage.pathParameters }
+    public var pathParameters: PathParameters { storage.fields.pathParameters }
     /// Parameters that rules changed with `rewrite`, applied last.
-    public var rewrites: [String: RuleValue] { storage.rewrites }
+    public var rewrites: [String: RuleValue] { storage.fields.rewrites }
     /// Whether `+` in the query is a space (the route table's option).
-    public var plusAsSpace: Bool { storage.plusAsSpace }
+    public var plusAsSpace: Bool { storage.fields.plusAsSpace }
 
     /// A request before or without a route.
     /// - Parameters:
@@ -59,9 +45,9 @@ public struct RuleRequest: Sendable {
     ///   - pathParameters: Parameters a pattern captured.
     ///   - plusAsSpace: Whether `+` in the query is a space.
     public init(uri: URI, request: RouteRequest, pathParameters: PathParameters = PathParameters(), plusAsSpace: Bool = true) {
-        storage = Storage(
+        storage = CopyOnWrite(Fields(
             uri: uri, source: request.source, exts: request.exts, callerParams: request.params, route: nil,
-            pathParameters: pathParameters, rewrites: [:], plusAsSpace: plusAsSpace)
+            pathParameters: pathParameters, rewrites: [:], plusAsSpace: plusAsSpace))
     }
 
     /// A request that matched a route.
@@ -70,9 +56,9 @@ public struct RuleRequest: Sendable {
     ///   - request: The caller's request.
     ///   - rewrites: Parameters rules have changed so far.
     public init(match: RouteMatch, request: RouteRequest, rewrites: [String: RuleValue] = [:]) {
-        storage = Storage(
+        storage = CopyOnWrite(Fields(
             uri: match.uri, source: request.source, exts: request.exts, callerParams: request.params, route: match.route,
-            pathParameters: match.parameters, rewrites: rewrites, plusAsSpace: match.plusAsSpace)
+            pathParameters: match.parameters, rewrites: rewrites, plusAsSpace: match.plusAsSpace))
     }
 
     /// The whole URL.
@@ -124,8 +110,8 @@ public struct RuleRequest: Sendable {
     /// - Parameter name: The parameter's name.
     /// - Returns: Its value, or `nil`.
     public func param(_ name: String) -> RuleValue? {
-        if !storage.rewrites.isEmpty, let value = storage.rewrites[name] { return value }
-        if !storage.callerParams.isEmpty, let value = storage.callerParams[name] { return value }
+        if !storage.fields.rewrites.isEmpty, let value = storage.fields.rewrites[name] { return value }
+        if !storage.fields.callerParams.isEmpty, let value = storage.fields.callerParams[name] { return value }
         let declaration = route?.parameters.first { $0.name == name }
         if let text = pathParameters[name] {
             return declaration.flatMap { $0.type.convert(text).map(RuleValue.init) } ?? .string(text)

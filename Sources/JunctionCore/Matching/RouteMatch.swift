@@ -3,38 +3,30 @@
 /// `RouteMatch` has value semantics; its fields live in one shared box, so passing a
 /// match along the pipeline costs one reference count, not one per field.
 public struct RouteMatch: Sendable {
-    private final class Storage: Sendable {
+    private struct Fields: Sendable {
         let route: Route
         let uri: URI
         let parameters: PathParameters
         let plusAsSpace: Bool
         let routeIndex: Int
-
-        init(route: Route, uri: URI, parameters: PathParameters, plusAsSpace: Bool, routeIndex: Int) {
-            self.route = route
-            self.uri = uri
-            self.parameters = parameters
-            self.plusAsSpace = plusAsSpace
-            self.routeIndex = routeIndex
-        }
     }
 
-    private let storage: Storage
+    private let storage: CopyOnWrite<Fields>
 
     init(route: Route, uri: URI, parameters: PathParameters, plusAsSpace: Bool, routeIndex: Int) {
-        storage = Storage(route: route, uri: uri, parameters: parameters, plusAsSpace: plusAsSpace, routeIndex: routeIndex)
+        storage = CopyOnWrite(Fields(route: route, uri: uri, parameters: parameters, plusAsSpace: plusAsSpace, routeIndex: routeIndex))
     }
 
     /// The route that matched.
-    public var route: Route { storage.route }
+    public var route: Route { storage.fields.route }
     /// The URL that matched.
-    public var uri: URI { storage.uri }
+    public var uri: URI { storage.fields.uri }
     /// The path parameters, decoded once, in pattern order.
-    public var parameters: PathParameters { storage.parameters }
+    public var parameters: PathParameters { storage.fields.parameters }
     /// Whether the table reads `+` in a query as a space.
-    var plusAsSpace: Bool { storage.plusAsSpace }
+    var plusAsSpace: Bool { storage.fields.plusAsSpace }
     /// The route's position in its table's ``RouteTable/routes``.
-    package var routeIndex: Int { storage.routeIndex }
+    package var routeIndex: Int { storage.fields.routeIndex }
 
     /// The query's items, decoded per the table's `plusAsSpace` option.
     public var query: QueryItems { uri.queryItems(plusAsSpace: plusAsSpace) }

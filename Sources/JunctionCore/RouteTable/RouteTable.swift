@@ -11,34 +11,27 @@
 ///
 /// A table is one shared, immutable box: copying it costs one reference count.
 public struct RouteTable: Sendable {
-    private final class Storage: Sendable {
+    private struct Fields: Sendable {
         let options: RouteTableOptions
         let routes: [Route]
         let trie: RouteTrie
         let indexByName: [String: Int]
-
-        init(options: RouteTableOptions, routes: [Route], trie: RouteTrie, indexByName: [String: Int]) {
-            self.options = options
-            self.routes = routes
-            self.trie = trie
-            self.indexByName = indexByName
-        }
     }
 
-    private let storage: Storage
+    private let storage: CopyOnWrite<Fields>
 
     /// How the table reads URLs.
-    public var options: RouteTableOptions { storage.options }
+    public var options: RouteTableOptions { storage.fields.options }
     /// The routes, in registration order.
-    public var routes: [Route] { storage.routes }
-    var trie: RouteTrie { storage.trie }
-    private var indexByName: [String: Int] { storage.indexByName }
+    public var routes: [Route] { storage.fields.routes }
+    var trie: RouteTrie { storage.fields.trie }
+    private var indexByName: [String: Int] { storage.fields.indexByName }
 
     init(options: RouteTableOptions, routes: [Route], patterns: [RoutePattern]) {
-        storage = Storage(
+        storage = CopyOnWrite(Fields(
             options: options, routes: routes,
             trie: RouteTrie(routes: Array(zip(routes, patterns)), caseSensitive: options.caseSensitive),
-            indexByName: Dictionary(routes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first }))
+            indexByName: Dictionary(routes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })))
     }
 
     /// Validates and compiles routes.

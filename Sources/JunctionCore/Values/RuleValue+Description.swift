@@ -39,6 +39,14 @@ extension RuleValue: CustomStringConvertible {
         }
     }
 
+    /// `string` as a JSON string literal (RFC 8259): quotes, backslashes, control
+    /// characters, DEL and the JavaScript line separators escaped.
+    package static func jsonQuoted(_ string: String) -> String {
+        var text = ""
+        quote(string, into: &text)
+        return text
+    }
+
     /// Appends `string` as a JSON string literal.
     static func quote(_ string: String, into text: inout String) {
         text += "\""
@@ -49,7 +57,7 @@ extension RuleValue: CustomStringConvertible {
             case "\n": text += "\\n"
             case "\r": text += "\\r"
             case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
                 text += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
             default: text.unicodeScalars.append(scalar)
             }

@@ -101,19 +101,27 @@ enum RequestUserdata {
             jl_pop(state, 1)
         }
         let prepared = prepare(state, view: view, key: key, generation: block.generation)
-        if case .stale = prepared {
-            return jl_error_string(state, "req may be read only during the call that received it")
-        }
-        if case .failure(let bytes, let count) = prepared {
-            _ = lua_pushlstring(state, bytes.assumingMemoryBound(to: CChar.self), count)
-            return lua_error(state)
-        }
+        raiseIfFailed(prepared, state: state)
         push(prepared, state: state, generation: block.generation)
         if slot != 0 {
             lua_pushvalue(state, -1)
             _ = lua_setiuservalue(state, 1, slot)
         }
         return 1
+    }
+
+    /// Raises the Lua error a stale view or a failed conversion means; returns otherwise.
+    /// Holds only raw pointers when it raises.
+    private static func raiseIfFailed(_ prepared: Prepared, state: OpaquePointer?) {
+        switch prepared {
+        case .stale:
+            _ = jl_error_string(state, "req may be read only during the call that received it")
+        case .failure(let bytes, let count):
+            _ = lua_pushlstring(state, bytes.assumingMemoryBound(to: CChar.self), count)
+            _ = lua_error(state)
+        default:
+            return
+        }
     }
 
     /// Pushes what `prepare` concluded (not `stale` or `failure`). May raise.
@@ -254,13 +262,7 @@ enum RequestUserdata {
             }
         } else {
             let prepared = prepare(state, view: view, key: nil, generation: block.generation)
-            if case .stale = prepared {
-                return jl_error_string(state, "req may be read only during the call that received it")
-            }
-            if case .failure(let bytes, let count) = prepared {
-                _ = lua_pushlstring(state, bytes.assumingMemoryBound(to: CChar.self), count)
-                return lua_error(state)
-            }
+            raiseIfFailed(prepared, state: state)
             push(prepared, state: state, generation: block.generation)
             if lua_type(state, 2) != LUA_TTABLE {
                 jl_pop(state, 1)
