@@ -39,7 +39,7 @@ public struct RouteTableBuilder: Sendable {
             func report(_ message: String, at location: SourceLocation? = nil) {
                 diagnostics.append(Diagnostic(.error, message, at: location ?? route.location, route: route.name))
             }
-            if route.name.isEmpty || route.name.contains(where: \.isWhitespace) {
+            if route.name.isEmpty || route.name.unicodeScalars.contains(where: \.properties.isWhitespace) {
                 report("route name \"\(route.name)\" must be non-empty and without spaces")
             } else if let first = firstByName[route.name] {
                 report("duplicate route name \"\(route.name)\" (first declared at \(first.location?.description ?? "an earlier route")); rename one")

@@ -24,6 +24,9 @@ struct CopyOnWrite<Fields: Sendable>: Sendable {
         _read { yield box.fields }
     }
 
+    /// Whether both handles share one box (then their fields are equal).
+    func isIdentical(to other: Self) -> Bool { box === other.box }
+
     /// Mutates the fields, copying the box first when another value shares it.
     mutating func write<Result>(_ body: (inout Fields) -> Result) -> Result {
         if !isKnownUniquelyReferenced(&box) { box = CopyOnWriteBox(box.fields) }
