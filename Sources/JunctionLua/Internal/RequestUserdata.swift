@@ -148,9 +148,10 @@ enum RequestUserdata {
     ) -> Prepared {
         let owner = LuaState.owner(of: handle)
         guard generation == owner.requestGeneration, let request = owner.currentRequest else { return .stale }
-        let name = key.map { String(decoding: $0, as: UTF8.self) }
+        let name: String?
         let value: RuleValue?
         if view == .request, let key, let field = RequestField(key: key) {
+            name = nil
             if let map = RequestView(field: field) {
                 if map == .route, request.route == nil { return .nilValue }
                 return .view(map)
@@ -164,6 +165,7 @@ enum RequestUserdata {
             default: value = .array(request.segments.map(RuleValue.string))
             }
         } else {
+            name = key.map { String(decoding: $0, as: UTF8.self) }
             value = Self.wholeOrKey(of: view, in: request, key: name)
         }
         guard let value else { return .nilValue }
