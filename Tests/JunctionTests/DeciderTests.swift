@@ -240,6 +240,36 @@ import Testing
         }
     }
 
+    /// Rules that try to get around the pipeline: each must end in the decision given.
+    @Test(arguments: [
+        // A fallback cannot rewrite parameters: there is no route; the bundle's on_error applies.
+        ("fallback(function(req) return rewrite { params = { x = 1 } } end)", "myapp://nothing", "reject rule_failed 500"),
+        // A route that declines with no other route left is unmatched, and fallbacks run.
+        ("interceptor { name = 'no', route = 'r', run = function() return next() end }", "myapp://r/1", "unmatched"),
+        // A failing `when` rejects with the default on_error = reject ...
+        ("redirect { from = 'myapp://r/:n', to = 'myapp://elsewhere', when = function(req) return req.params.missing.x end }", "myapp://r/1", "reject rule_failed 500"),
+        // ... and the metatable of req cannot be reached to change how it reads.
+        ("interceptor { name = 'mt', all = true, run = function(req) return respond(type(getmetatable(req))) end }", "myapp://r/1", #"respond "string""#),
+        // A verdict that is not one is a failure, not a silent carry-on.
+        ("interceptor { name = 'bad', all = true, run = function() return { verdict = 'open_sesame' } end }", "myapp://r/1", "reject rule_failed 500"),
+        // Templates encode what they insert: a captured "/" or "?" cannot add a segment or a query.
+        ("redirect { from = 'myapp://r/:n', to = 'myapp://x/{n}' }", "myapp://r/a%2Fb%3Fq%3D1", "unmatched via 1"),
+    ] as [(String, String, String)])
+    func rulesCannotGetAroundThePipeline(rules: String, url: String, expected: String) throws {
+        let decision = try Self.decider(rules: rules).decide(RouteRequest(url))
+        #expect(Self.summary(decision) == expected, "\(decision.trace.steps.map(\.description).joined(separator: "\n"))")
+        if expected == "unmatched via 1" { #expect(decision.uri?.string == "myapp://x/a%2Fb%3Fq%3D1") }
+    }
+
+    @Test func anOverlongURLIsRejectedAsInvalid() {
+        let url = "myapp://r/" + String(repeating: "a", count: URI.maximumLength)
+        guard case .reject(let rejection) = Self.decider.decide(RouteRequest(url)).outcome else {
+            Issue.record("expected a rejection")
+            return
+        }
+        #expect(rejection.cause == .invalidURL && rejection.code == 400)
+    }
+
     static func decider(rules: String) throws -> Decider {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("junction-decider-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
