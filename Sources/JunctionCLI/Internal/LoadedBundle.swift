@@ -15,7 +15,10 @@ struct LoadedBundle {
             showLogs ? RuleLogHandler() as any LogHandler : SwiftLogNoOpLogHandler()
         }
         do {
-            let bundle = try RuleBundle.load(directory: directory, logger: logger, coverage: coverage)
+            // The CLI counts every instruction (an interval of 1), so traces show exact counts;
+            // apps keep the default interval, which counts in steps of 1,000 for speed.
+            let bundle = try RuleBundle.load(
+                directory: directory, limits: SandboxLimits(instructionInterval: 1), logger: logger, coverage: coverage)
             return .success(LoadedBundle(bundle: bundle, decider: try Decider(bundle: bundle)))
         } catch {
             return .failure(error)
