@@ -90,7 +90,10 @@ public final class Decider: Sendable {
             PolicyStep(stage: .fallback, name: "fallback", location: fallback.location, priority: 0, onError: onError,
                        body: .lua(fallback.function), order: index)
         }
-        engines = bundle?.engines
+        // A bundle that declares no function (only unconditional redirects) never needs an engine.
+        let declaresFunctions = !declarations.interceptors.isEmpty || !declarations.groups.isEmpty
+            || !declarations.fallbacks.isEmpty || declarations.redirects.contains { $0.condition != nil }
+        engines = declaresFunctions ? bundle?.engines : nil
         bundleLabel = bundle.map { "\($0.manifest.name)@\($0.manifest.version)" }
     }
 

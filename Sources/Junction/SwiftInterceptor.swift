@@ -23,7 +23,8 @@ public struct SwiftInterceptor: Sendable {
     public var name: String
     /// Which requests it sees.
     public var scope: Scope
-    /// Higher runs first among interceptors of its stage.
+    /// Higher runs first among interceptors of its stage (all routes, one group, or the
+    /// route's own); equal priorities run Lua rules first, then Swift ones in the order given.
     public var priority: Int
     /// What happens when it throws; `reject` by default.
     public var onError: RuleErrorPolicy

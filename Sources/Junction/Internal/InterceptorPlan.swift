@@ -111,7 +111,7 @@ final class InterceptorPlan: Sendable {
         policyGroups = Set(groupSteps.keys)
         chains = routes.routes.enumerated().map { index, route in
             var chain = globals
-            for group in route.groups { chain += groupSteps[group] ?? [] }
+            for group in route.groups { chain += (groupSteps[group] ?? []).sorted { $0.runsBefore($1) } }
             chain += bound[index].sorted { $0.runsBefore($1) }
             return chain
         }
