@@ -105,7 +105,8 @@ struct DecisionRun {
                     steps.append(TraceStep(
                         .match, name: current?.route.name,
                         detail: current.map { "next match after \(match.route.name): \($0.route.pattern)" }
-                            ?? "no route after \(match.route.name)"))
+                            ?? "no route after \(match.route.name)",
+                        nanoseconds: lap()))
                 }
             }
         }
