@@ -10,7 +10,10 @@ struct DecisionRun {
     /// The request now: the current URL's parameters include redirect verdicts' params.
     private var request: RouteRequest
     private var rewrites: [String: RuleValue] = [:]
-    private var visited: [String] = []
+    /// The URLs left behind by redirects, in order (empty for most requests, so nothing
+    /// is allocated), and the URL being decided now.
+    private var passed: [String] = []
+    private var currentURL = ""
     private var steps: [TraceStep] = []
     /// Bumped whenever the request rules read changes, so the session is told.
     private var requestVersion = 0
@@ -45,12 +48,12 @@ struct DecisionRun {
                 uri = try URI(url)
             } catch {
                 steps.append(TraceStep(.parse, detail: url, error: "\(error)", nanoseconds: lap()))
-                visited.append(url)
+                currentURL = url
                 self.uri = nil
                 return finish(.reject(Rejection(.invalidURL, reason: "the URL \"\(url)\" does not parse: \(error)", code: 400)))
             }
             self.uri = uri
-            visited.append(url)
+            currentURL = url
 
             // The route and the best declared redirect, from one reading of the URL.
             var current: RouteMatch?
@@ -249,7 +252,7 @@ struct DecisionRun {
         case .swift(let body):
             do { verdict = try body(ruleRequest, context) } catch { failure = "\(error)" }
         }
-        if verdict == .next, !hasRoute { verdict = .continue }
+        if case .next? = verdict, !hasRoute { verdict = .continue }
         if case .rewrite = verdict, !hasRoute {
             failure = "rewrite{} has no route's parameters to change here; return redirect(url, params) instead"
             verdict = nil
@@ -310,7 +313,8 @@ struct DecisionRun {
     }
 
     /// Counts a hop to `target`; the refusal when it closes a loop or is one too many.
-    private func hop(to target: String) -> Decision.Outcome? {
+    private mutating func hop(to target: String) -> Decision.Outcome? {
+        let visited = passed + [currentURL]
         if let first = visited.firstIndex(of: target) {
             let cycle = (visited[first...] + [target]).joined(separator: " → ")
             return .reject(Rejection(.redirectLoop, reason: "redirect loop: \(cycle)", code: 508))
@@ -320,6 +324,7 @@ struct DecisionRun {
             return .reject(Rejection(
                 .tooManyRedirects, reason: "more than \(decider.options.maximumRedirects) redirects: \(path)", code: 508))
         }
+        passed.append(currentURL)
         return nil
     }
 
@@ -351,7 +356,7 @@ struct DecisionRun {
         params.merge(rewrites) { _, new in new }
         return Decision(
             outcome: outcome, request: original, uri: uri, match: match,
-            redirects: visited.count > 1 ? Array(visited.dropLast()) : [],
+            redirects: passed,
             carriedParams: params, trace: DecisionTrace(bundle: decider.bundleLabel, steps: steps))
     }
 
