@@ -89,6 +89,8 @@ struct DecideBenchmark: BenchmarkGroup {
         add("swift") { iterations in Self.decide(swift, requests, context, iterations: iterations) }
         add("peerstack") { iterations in Self.decide(sandboxed, samples, iterations: iterations) }
         add("peerstack_plain") { iterations in Self.decide(plain, samples, iterations: iterations) }
+        let table = junction.routes
+        add("match_only") { iterations in Self.match(table, requests, iterations: iterations) }
 
         StandardError.print("\(name): timing \(contenders.count) contenders, interleaved")
         let measurements = harness.measure(contenders)
@@ -113,6 +115,17 @@ struct DecideBenchmark: BenchmarkGroup {
             for request in requests {
                 let decision = decider.decide(request, context: context)
                 sink &+= decision.trace.steps.count &+ (decision.match?.route.name.utf8.count ?? 0)
+            }
+        }
+        return sink
+    }
+
+    /// The floor: parse and match each URL once, as any router must.
+    private static func match(_ table: RouteTable, _ requests: [RouteRequest], iterations: Int) -> Int {
+        var sink = 0
+        for _ in 0..<iterations {
+            for request in requests {
+                sink &+= (try? table.match(request.url))??.route.name.utf8.count ?? 0
             }
         }
         return sink
@@ -246,6 +259,10 @@ struct DecideBenchmark: BenchmarkGroup {
         }
         if let swift = value("swift") {
             lines.append(String(format: "junction/swift: %.3f× (the same policies as Swift closures)", junction.pairedRatio(to: swift)))
+        }
+        if let floor = value("match_only") {
+            lines.append(String(format: "junction/match_only: %.2f× (a bare parse + match of the same URLs, %.0f ns: the floor of any router)",
+                                junction.pairedRatio(to: floor), floor.nanosecondsPerOperation))
         }
         return lines
     }
