@@ -1,8 +1,8 @@
 import Junction
 
-/// `key=value` command-line arguments as rule values: `42` an integer, `4.5` a number,
-/// `true`/`false` booleans, `null` nothing, `"…"` (quoted) always text, anything else
-/// text; dotted keys nest (`user.id=42` → `{ user = { id = 42 } }`).
+/// `key=value` command-line arguments as rule values, typed as rule tests type plain
+/// YAML scalars (`42` an integer, `4.5` a number, `true`/`false` booleans, `null` or
+/// nothing at all: no value), `"…"` (quoted) always text; dotted keys nest (`user.id=42` → `{ user = { id = 42 } }`).
 enum KeyValueArguments {
     struct ParseError: Error {
         let message: String
@@ -26,17 +26,10 @@ enum KeyValueArguments {
         return result
     }
 
+    /// Quoted text is text; anything else is typed as a plain YAML scalar, as in rule tests.
     private static func typed(_ text: String) -> RuleValue {
         if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { return .string(String(text.dropFirst().dropLast())) }
-        switch text {
-        case "true": return .bool(true)
-        case "false": return .bool(false)
-        case "null": return .nil
-        default: break
-        }
-        if let number = Int64(text) { return .int(number) }
-        if let number = Double(text), text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { return .double(number) }
-        return .string(text)
+        return YAMLReader.plainScalar(text)
     }
 
     private static func insert(_ value: RuleValue, at path: ArraySlice<String>, into table: inout [String: RuleValue]) -> Bool {

@@ -85,24 +85,15 @@ public struct RuleRequest: Sendable {
     /// declared types), declared parameters found in the query or given a default, the
     /// caller's parameters, then rewrites.
     public var params: [String: RuleValue] {
+        // Every name any source gives, each valued by `param(_:)`, which holds the precedence.
+        var names = Set(pathParameters.map(\.name))
+        for declaration in route?.parameters ?? [] { names.insert(declaration.name) }
+        names.formUnion(callerParams.keys)
+        names.formUnion(rewrites.keys)
         var fields: [String: RuleValue] = [:]
-        let declarations = route?.parameters ?? []
-        for parameter in pathParameters {
-            let type = declarations.first { $0.name == parameter.name }?.type ?? .string
-            fields[parameter.name] = type.convert(parameter.value).map(RuleValue.init) ?? .string(parameter.value)
+        for name in names {
+            if let value = param(name) { fields[name] = value }
         }
-        if !declarations.isEmpty {
-            let query = uri.queryItems(plusAsSpace: plusAsSpace)
-            for declaration in declarations where fields[declaration.name] == nil {
-                if let text = query.first(declaration.name) {
-                    fields[declaration.name] = declaration.type.convert(text).map(RuleValue.init) ?? .string(text)
-                } else if let value = declaration.defaultValue {
-                    fields[declaration.name] = RuleValue(value)
-                }
-            }
-        }
-        fields.merge(callerParams) { _, caller in caller }
-        fields.merge(rewrites) { _, rewritten in rewritten }
         return fields
     }
 

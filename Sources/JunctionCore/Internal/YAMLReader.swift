@@ -169,7 +169,7 @@ package struct YAMLReader {
     /// A plain (unquoted) scalar typed as YAML 1.2's core schema types it: `true`/`false`,
     /// `null`/`~`/empty, integers (decimal, `0x` hex, `0o` octal), floats (`1.5`, `1e3`,
     /// `.inf`, `.nan`); anything else is text.
-    static func plainScalar(_ text: String) -> RuleValue {
+    package static func plainScalar(_ text: String) -> RuleValue {
         switch text {
         case "true", "True", "TRUE": return .bool(true)
         case "false", "False", "FALSE": return .bool(false)
