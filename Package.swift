@@ -45,7 +45,7 @@ let package = Package(
         ),
         .target(
             name: "Junction",
-            dependencies: ["JunctionCore", "JunctionLua"],
+            dependencies: ["JunctionCore", "JunctionLua", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -1,0 +1,51 @@
+/// One page on the router's stack: what its factory made, the route and parameters it
+/// was opened with, and how it is shown.
+///
+/// A page's opener gets a ``RouteResult`` exactly once, when the page is removed —
+/// popped, dismissed, removed with others by `back(to:)` or `back(count:)`, or replaced —
+/// with the result set by ``Router/setResult(_:for:)`` or ``Router/finish(_:with:)``,
+/// else `cancelled`. Never on deinit.
+@MainActor
+public final class Page {
+    /// Its identity.
+    public nonisolated let id: PageID
+    /// The route it was opened through (`moments`); for a page a dispatcher made, the
+    /// scheme (`https`).
+    public let name: String
+    /// The URL it shows, after redirects.
+    public let url: String
+    /// The parameters its factory received.
+    public let params: RouteParameters
+    /// What the page factory (or dispatcher) made: a view controller in an iOS app.
+    public let content: Any
+    /// How it sits on the stack.
+    public internal(set) var presentation: Presentation
+    /// The parameters of the last `selectTab` that showed it, for a tab's root page.
+    public internal(set) var tabParams: RouteParameters?
+
+    var pendingResult: RouteResult?
+    private var onRemoved: (@MainActor (RouteResult) -> Void)?
+    private(set) var isRemoved = false
+
+    init(
+        id: PageID, name: String, url: String, params: RouteParameters, content: Any, presentation: Presentation,
+        onRemoved: (@MainActor (RouteResult) -> Void)?
+    ) {
+        self.id = id
+        self.name = name
+        self.url = url
+        self.params = params
+        self.content = content
+        self.presentation = presentation
+        self.onRemoved = onRemoved
+    }
+
+    /// Marks the page removed and gives its opener the result, once; later calls do nothing.
+    func removed() {
+        guard !isRemoved else { return }
+        isRemoved = true
+        let handler = onRemoved
+        onRemoved = nil
+        handler?(pendingResult ?? .cancelled)
+    }
+}

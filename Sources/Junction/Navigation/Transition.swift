@@ -1,0 +1,22 @@
+/// One change of the page stack, for a ``Presenter`` to show.
+@MainActor
+public enum Transition {
+    /// Push `page` onto the topmost navigation stack.
+    case push(Page)
+    /// Present `page` modally over everything, as the root of a new navigation stack.
+    case present(Page)
+    /// Pop the topmost navigation stack back to `page`; `removing` lists the pages
+    /// popped, top first.
+    case pop(to: Page, removing: [Page])
+    /// Dismiss the modal whose root is `modal`, with every modal above it; `removing`
+    /// lists their pages, top first.
+    case dismiss(modal: Page, removing: [Page])
+    /// Put `new` in the place of `old` in its navigation stack.
+    case replace(Page, with: Page)
+    /// Make `page` the only page of tab `tab`; `removing` lists the pages that leave, top first.
+    case setRoot(Page, tab: Int, removing: [Page])
+    /// Install tabs with these root pages; `removing` lists the pages that leave.
+    case setTabs([Page], removing: [Page])
+    /// Show tab `index`, whose root page receives `params`.
+    case selectTab(Int, root: Page?, params: RouteParameters)
+}

@@ -1,0 +1,19 @@
+/// One `open` on its way through the router: what the caller asked and where its
+/// result goes.
+@MainActor
+struct PendingOpen {
+    var request: RouteRequest
+    var objects: [String: any Sendable]
+    var style: PresentationStyle?
+    var onResult: (@MainActor (RouteResult) -> Void)?
+    /// The gate URLs this request has already passed and resumed after: gating on one
+    /// of them again is a loop.
+    var passedGates: [String] = []
+    /// Whether the undefined-route handler already replaced the URL once.
+    var replacedUndefined = false
+
+    /// Gives the opener its result; the router calls this exactly once per request.
+    func deliver(_ result: RouteResult) {
+        onResult?(result)
+    }
+}

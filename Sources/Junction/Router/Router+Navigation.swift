@@ -1,0 +1,181 @@
+import JunctionCore
+
+extension Router {
+    /// The page on top.
+    public var top: Page? { stack.top }
+
+    /// The pages from the selected tab's root to the top, modals included.
+    public var pages: [Page] { stack.visible }
+
+    /// The root page of each tab.
+    public var tabs: [Page] { stack.tabs.compactMap(\.first) }
+
+    /// The selected tab's index.
+    public var selectedTab: Int { stack.selectedTab }
+
+    /// Whether a page of route `name` is anywhere on the stack, in any tab or modal.
+    /// - Parameter name: A route name.
+    public func contains(_ name: String) -> Bool { stack.all.contains { $0.name == name } }
+
+    /// The page with `id`, if it is on the stack.
+    /// - Parameter id: Its identity.
+    public func page(_ id: PageID) -> Page? { stack.page(id) }
+
+    // MARK: - Going back
+
+    /// Removes the top page (popped, or dismissed when it is a modal's root).
+    /// - Parameter animated: Whether to animate.
+    /// - Returns: The page reached, or `nil` when the top page is a root (nothing changes then).
+    @discardableResult
+    public func back(animated: Bool = true) -> Page? {
+        back(count: 1, animated: animated)
+    }
+
+    /// Removes the top `count` pages at once; each opener gets its page's result, top first.
+    /// - Parameters:
+    ///   - count: How many pages, 1 or more.
+    ///   - animated: Whether to animate.
+    /// - Returns: The page reached, or `nil` when fewer pages than `count` stand above
+    ///   the tab's root (nothing changes then).
+    @discardableResult
+    public func back(count: Int, animated: Bool = true) -> Page? {
+        precondition(count >= 1, "back(count:) takes 1 or more, got \(count)")
+        return unwind(to: stack.visible.count - 1 - count, animated: animated)
+    }
+
+    /// Goes back to the topmost page of route `name`, removing every page above it.
+    /// - Parameters:
+    ///   - name: A route name.
+    ///   - animated: Whether to animate.
+    /// - Returns: The page reached, or `nil` when no visible page has that route.
+    @discardableResult
+    public func back(to name: String, animated: Bool = true) -> Page? {
+        guard let index = stack.topmostVisibleIndex(named: name) else { return nil }
+        return unwind(to: index, animated: animated)
+    }
+
+    /// Goes back to the page before the topmost page of route `name`, removing it and every
+    /// page above it: after publishing a video, back to where the capture started.
+    /// - Parameters:
+    ///   - name: A route name.
+    ///   - animated: Whether to animate.
+    /// - Returns: The page reached, or `nil` when no visible page has that route or it is a
+    ///   tab's root.
+    @discardableResult
+    public func back(before name: String, animated: Bool = true) -> Page? {
+        guard let index = stack.topmostVisibleIndex(named: name) else { return nil }
+        return unwind(to: index - 1, animated: animated)
+    }
+
+    // MARK: - Results
+
+    /// Sets the result a page's opener gets when the page is removed, replacing any
+    /// earlier one (a picker sets it on each choice; the user then goes back).
+    /// - Parameters:
+    ///   - result: The result.
+    ///   - id: The page.
+    /// - Returns: Whether the page is on the stack.
+    @discardableResult
+    public func setResult(_ result: RouteResult, for id: PageID) -> Bool {
+        guard let page = stack.page(id) else { return false }
+        page.pendingResult = result
+        return true
+    }
+
+    /// Sets a page's result and removes it, with every page above it.
+    /// - Parameters:
+    ///   - id: The page.
+    ///   - result: Its result.
+    ///   - animated: Whether to animate.
+    /// - Returns: Whether the page was removed; `false` when it is not visible or is a
+    ///   tab's root (its result is kept for when it is removed).
+    @discardableResult
+    public func finish(_ id: PageID, with result: RouteResult, animated: Bool = true) -> Bool {
+        guard let page = stack.page(id) else { return false }
+        page.pendingResult = result
+        guard let index = stack.visibleIndex(of: id) else { return false }
+        return unwind(to: index - 1, animated: animated) != nil
+    }
+
+    // MARK: - Tabs
+
+    /// Installs tabs: each URL is opened through the pipeline (as `internal`) and must
+    /// reach a page, which becomes a tab's root. Every page on the stack before is removed.
+    /// - Parameter urls: One URL per tab.
+    /// - Returns: The root pages.
+    /// - Throws: `RouterError` when a URL does not reach a page; nothing changes then.
+    @discardableResult
+    public func setTabs(_ urls: [String]) async throws(RouterError) -> [Page] {
+        var roots: [Page] = []
+        for url in urls {
+            let decision = await Self.decideOffMain(decider, RouteRequest(url), context)
+            decisionObserver?(decision)
+            guard case .open = decision.outcome, let route = decision.match?.route else {
+                throw RouterError(.notAPage, "a tab must open a page; this URL decides \(decision.summary)", url: url)
+            }
+            guard let factory = pageFactories[route.target] else {
+                throw RouterError(.notAPage, "route \"\(route.name)\" leads to \"\(route.target)\", which has no page factory", url: url,
+                                  route: route.name)
+            }
+            let params = try ParameterBinding.bind(decision, objects: [:])
+            let id = makePageID()
+            let finalURL = decision.uri?.string ?? url
+            let content: Any
+            do {
+                content = try factory(PageRequest(
+                    id: id, route: route, url: finalURL, params: params, exts: [:], source: .internal, style: .root,
+                    decision: decision))
+            } catch {
+                throw RouterError(.targetFailed, "the page factory of \"\(route.target)\" threw: \(error)", url: url,
+                                  route: route.name, underlying: error)
+            }
+            roots.append(Page(id: id, name: route.name, url: finalURL, params: params, content: content, presentation: .root,
+                              onRemoved: nil))
+        }
+        apply(stack.setTabs(roots), animated: false)
+        return roots
+    }
+
+    /// Shows tab `index`, dismissing any modal; its root page receives `params`
+    /// (``Page/tabParams``, and the presenter's ``Transition/selectTab(_:root:params:)``).
+    /// - Parameters:
+    ///   - index: The tab.
+    ///   - params: Parameters for the tab's root page.
+    ///   - animated: Whether to animate.
+    /// - Returns: The tab's root page; `nil` when there is no such tab (nothing changes then).
+    @discardableResult
+    public func selectTab(_ index: Int, params: [String: any Sendable] = [:], animated: Bool = true) -> Page? {
+        let (values, objects) = SendableBridge.split(params)
+        guard let change = stack.selectTab(index, params: RouteParameters(values: values, objects: objects)) else { return nil }
+        apply(change, animated: animated)
+        return stack.tabs[index].first
+    }
+
+    // MARK: - Internals
+
+    func show(_ page: Page, style: PresentationStyle, exts: [String: RuleValue]) {
+        let change: PageStack.Change
+        switch style {
+        case .push: change = stack.push(page)
+        case .present: change = stack.present(page)
+        case .replace: change = stack.replaceTop(with: page)
+        case .root: change = stack.setRoot(page)
+        }
+        let animated: Bool
+        if case .bool(let flag)? = exts["animated"] { animated = flag } else { animated = true }
+        apply(change, animated: animated)
+    }
+
+    private func unwind(to index: Int, animated: Bool) -> Page? {
+        guard index >= 0, let change = stack.unwind(toVisible: index) else { return nil }
+        apply(change, animated: animated)
+        return stack.top
+    }
+
+    /// Shows the change, then gives each removed page's opener its result, top first:
+    /// openers see a consistent stack when their callbacks run.
+    private func apply(_ change: PageStack.Change, animated: Bool) {
+        for transition in change.transitions { presenter.apply(transition, animated: animated) }
+        for page in change.removed { page.removed() }
+    }
+}

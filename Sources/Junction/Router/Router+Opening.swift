@@ -1,0 +1,229 @@
+public import JunctionCore
+
+extension Router {
+    /// Opens a URL: decides it under the loaded routes and rules (off the main actor),
+    /// then shows the page, runs the task, hands the URL to its scheme's dispatcher, opens
+    /// a gate first, or reports why nothing opened.
+    ///
+    /// ```swift
+    /// await router.open("myapp://address/pick", style: .present) { result in
+    ///     address = result.data as? String
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - url: The URL.
+    ///   - params: Extra parameters, any `Sendable` values: rule values (strings, numbers,
+    ///     flags, arrays and dictionaries of them) reach rules as `req.params`; others
+    ///     (model objects) reach only the target, in ``RouteParameters/objects``.
+    ///   - exts: Non-business options: `animated` (a bool), anything rules read as `req.exts`.
+    ///   - style: How to show a page; by default the route's `meta.presentation`
+    ///     (`push`, `present`, `replace`, `root`), else `push`.
+    ///   - source: Who asks; routes not `exported` open only for `internal`.
+    ///   - onResult: Gets the result exactly once: a page's when the page is removed,
+    ///     `cancelled` when it is removed without one; at once for anything else.
+    /// - Returns: What the open did.
+    @discardableResult
+    public func open(
+        _ url: String, params: [String: any Sendable] = [:], exts: [String: RuleValue] = [:],
+        style: PresentationStyle? = nil, source: RequestSource = .internal,
+        onResult: (@MainActor (RouteResult) -> Void)? = nil
+    ) async -> Opening {
+        let (values, objects) = SendableBridge.split(params)
+        let pending = PendingOpen(
+            request: RouteRequest(url, params: values, exts: exts, source: source), objects: objects, style: style,
+            onResult: onResult)
+        return await perform(pending)
+    }
+
+    /// Whether opening `url` would show something: a page or task with a registered
+    /// target, a dispatcher's scheme, a rule's answer, or a gate in front of one. Runs
+    /// the decision (rules are pure), changes nothing.
+    /// - Parameters:
+    ///   - url: The URL.
+    ///   - source: Who would ask.
+    /// - Returns: `false` when it would be rejected, reach nothing, or reach a target
+    ///   that is not registered.
+    public func canOpen(_ url: String, source: RequestSource = .internal) -> Bool {
+        let decision = decider.decide(RouteRequest(url, source: source), context: context)
+        switch decision.outcome {
+        case .open: return decision.match.map { isRegistered($0.route.target) } ?? false
+        case .respond, .gate: return true
+        case .handOver(let scheme): return dispatchers[scheme] != nil
+        case .unmatched: return decision.uri?.scheme.map { dispatchers[$0] != nil } ?? false
+        case .reject: return false
+        }
+    }
+
+    // MARK: - The pipeline
+
+    /// Decides and carries out one request; the opener's result is delivered exactly once.
+    func perform(_ pending: PendingOpen) async -> Opening {
+        willOpen?(pending.request)
+        let decision = await Self.decideOffMain(decider, pending.request, context)
+        decisionObserver?(decision)
+        let opening = await carryOut(decision, pending)
+        didOpen?(pending.request, opening)
+        return opening
+    }
+
+    /// Rules can take time: keep them off the main actor.
+    @concurrent
+    nonisolated static func decideOffMain(_ decider: Decider, _ request: RouteRequest, _ context: ContextSnapshot) async -> Decision {
+        decider.decide(request, context: context)
+    }
+
+    private func carryOut(_ decision: Decision, _ pending: PendingOpen) async -> Opening {
+        let url = decision.uri?.string ?? decision.request.url
+        switch decision.outcome {
+        case .open:
+            guard let match = decision.match else { return fail(RouterError(.unknownRoute, "no route", url: url), pending) }
+            return await openTarget(match.route, decision, pending)
+        case .respond(let value):
+            pending.deliver(.ok(value))
+            return .answered(value)
+        case .reject(let rejection):
+            return fail(RouterError(.rejected, rejection.description, url: url, route: decision.match?.route.name,
+                                    rejection: rejection), pending)
+        case .gate(let gateURL, let resume):
+            return await openGate(gateURL, resume: resume, decision, pending)
+        case .handOver(let scheme):
+            return handOver(scheme, decision, pending)
+        case .unmatched:
+            if let scheme = decision.uri?.scheme, dispatchers[scheme] != nil {
+                return handOver(scheme, decision, pending)
+            }
+            if !pending.replacedUndefined, let replacement = undefinedRouteHandler?(decision) {
+                var next = pending
+                next.request = RouteRequest(replacement, params: pending.request.params, exts: pending.request.exts)
+                next.replacedUndefined = true
+                return await perform(next)
+            }
+            return fail(RouterError(
+                .unknownRoute, "no route, fallback or dispatcher takes this URL; register one, or an undefined-route handler",
+                url: url), pending)
+        }
+    }
+
+    private func fail(_ error: RouterError, _ pending: PendingOpen) -> Opening {
+        if error.code != .rejected && error.code != .unknownRoute {
+            logger.warning("\(error)")
+        }
+        pending.deliver(error.result)
+        return .failed(error)
+    }
+
+    private func openTarget(_ route: Route, _ decision: Decision, _ pending: PendingOpen) async -> Opening {
+        let url = decision.uri?.string ?? decision.request.url
+        let params: RouteParameters
+        do { params = try ParameterBinding.bind(decision, objects: pending.objects) } catch { return fail(error, pending) }
+        if let factory = pageFactories[route.target] {
+            let style = pending.style ?? Self.style(of: route)
+            let id = makePageID()
+            let request = PageRequest(
+                id: id, route: route, url: url, params: params, exts: pending.request.exts, source: pending.request.source,
+                style: style, decision: decision)
+            let content: Any
+            do { content = try factory(request) } catch {
+                return fail(RouterError(
+                    .targetFailed, "the page factory of \"\(route.target)\" threw: \(error)", url: url, route: route.name,
+                    underlying: error), pending)
+            }
+            let page = Page(
+                id: id, name: route.name, url: url, params: params, content: content, presentation: .pushed,
+                onRemoved: pending.onResult)
+            show(page, style: style, exts: pending.request.exts)
+            return .opened(page)
+        }
+        if let task = tasks[route.target] {
+            let request = TaskRequest(
+                route: route, url: url, params: params, exts: pending.request.exts, source: pending.request.source,
+                decision: decision)
+            do {
+                let value: (any Sendable)?
+                switch task {
+                case .sync(let body): value = try body(request)
+                case .async(let body): value = try await Self.runOffMain(body, request)
+                }
+                pending.deliver(.ok(value))
+                return .answered(value)
+            } catch {
+                return fail(RouterError(
+                    .targetFailed, "the task \"\(route.target)\" threw: \(error)", url: url, route: route.name,
+                    underlying: error), pending)
+            }
+        }
+        return fail(RouterError(
+            .noTarget, "route \"\(route.name)\" leads to target \"\(route.target)\", which has no page factory or task registered",
+            url: url, route: route.name), pending)
+    }
+
+    @concurrent
+    nonisolated static func runOffMain(
+        _ body: @Sendable (TaskRequest) async throws -> (any Sendable)?, _ request: TaskRequest
+    ) async throws -> (any Sendable)? {
+        try await body(request)
+    }
+
+    /// Opens the gate's page; when it finishes with `ok`, the original request runs the
+    /// whole pipeline again (the context has changed), else its opener gets `cancelled`.
+    private func openGate(_ gateURL: String, resume: Bool, _ decision: Decision, _ pending: PendingOpen) async -> Opening {
+        let url = decision.uri?.string ?? decision.request.url
+        if pending.passedGates.contains(gateURL) {
+            let reason = "gate loop: \(url) was gated by \(gateURL) again after \(gateURL) succeeded"
+            return fail(RouterError(
+                .rejected, reason, url: url, route: decision.match?.route.name,
+                rejection: Rejection(.gateLoop, reason: reason, code: 508)), pending)
+        }
+        var gated = pending
+        gated.passedGates.append(gateURL)
+        let gateRequest = PendingOpen(
+            request: RouteRequest(gateURL, source: .internal, gatedRequests: pending.request.gatedRequests + [url]),
+            objects: [:], style: nil,
+            onResult: { [weak self] result in
+                guard let self else { return }
+                if result.code == .ok && resume {
+                    self.track { _ = await self.perform(gated) }
+                } else {
+                    gated.deliver(RouteResult(
+                        .cancelled, message: "\(gateURL) ended \(result.code)" + (resume ? "" : "; the gate does not resume")))
+                }
+            })
+        let opening = await perform(gateRequest)
+        return .gated(url: gateURL, by: opening)
+    }
+
+    private func handOver(_ scheme: String, _ decision: Decision, _ pending: PendingOpen) -> Opening {
+        let url = decision.uri?.string ?? decision.request.url
+        guard let dispatcher = dispatchers[scheme] else {
+            return fail(RouterError(
+                .noDispatcher, "the URL is handed to the \(scheme) dispatcher, and none is registered; register(dispatcher: \"\(scheme)\")",
+                url: url), pending)
+        }
+        let style = pending.style ?? .push
+        let handOver = HandOver(
+            scheme: scheme, url: url, params: RouteParameters(values: decision.params, objects: pending.objects),
+            exts: pending.request.exts, source: pending.request.source, style: style, decision: decision)
+        do {
+            switch try dispatcher(handOver) {
+            case .page(let content):
+                let page = Page(
+                    id: makePageID(), name: scheme, url: url, params: handOver.params, content: content,
+                    presentation: .pushed, onRemoved: pending.onResult)
+                show(page, style: style, exts: pending.request.exts)
+                return .handedOver(scheme: scheme, page: page)
+            case .handled(let value):
+                pending.deliver(.ok(value))
+                return .handedOver(scheme: scheme, page: nil)
+            }
+        } catch {
+            return fail(RouterError(
+                .targetFailed, "the \(scheme) dispatcher threw: \(error)", url: url, underlying: error), pending)
+        }
+    }
+
+    /// The route's `meta.presentation`, else `push`.
+    static func style(of route: Route) -> PresentationStyle {
+        if case .string(let name)? = route.meta["presentation"], let style = PresentationStyle(rawValue: name) { return style }
+        return .push
+    }
+}

@@ -1,0 +1,241 @@
+public import JunctionCore
+public import JunctionLua
+public import Logging
+
+/// Opens anything by URL: pages, tasks, whole schemes handed to another stack — under the
+/// routes and rules of the loaded bundle, with a model of the page stack and results
+/// delivered to openers exactly once.
+///
+/// ```swift
+/// let router = try Router(bundle: RuleBundle.load(directory: "rules/example"))
+/// router.register(page: "ProfilePage") { request in ProfilePage(id: request.params.int("id")!) }
+/// router.register(task: "share") { request in ShareSheet.share(request.params.string("text")) }
+/// router.register(dispatcher: "https") { handOver in .page(WebPage(url: handOver.url)) }
+///
+/// await router.open("myapp://user/42") { result in print(result) }   // pushed; result when removed
+/// router.back()                                                       // "cancelled" is printed
+/// ```
+///
+/// The router is main-actor isolated: it drives UI. Decisions (rules included) run off
+/// the main actor in `open` and `invoke` (`async`); the page stack changes only on the
+/// main actor, so registrations, opens and backs from any task never race.
+@MainActor
+public final class Router {
+    /// Shows the page stack's changes.
+    public let presenter: any Presenter
+    /// What rules read as `ctx`. Replace it when the app state changes (a login); keep
+    /// it while nothing changes, so it is converted for Lua once.
+    public var context: ContextSnapshot
+    /// The decider of the loaded routes, bundle and Swift interceptors.
+    public private(set) var decider: Decider
+    /// Logs failures of targets (label `junction.router`).
+    public var logger: Logger
+
+    // MARK: Hooks
+
+    /// Called before each `open` and `invoke` is decided.
+    public var willOpen: (@MainActor (RouteRequest) -> Void)?
+    /// Called with every decision and its trace: analytics for every route without
+    /// touching call sites.
+    public var decisionObserver: (@MainActor (Decision) -> Void)?
+    /// Called after each `open` with what it did.
+    public var didOpen: (@MainActor (RouteRequest, Opening) -> Void)?
+    /// Called for a URL that nothing took — no route, bundle fallback or dispatcher —
+    /// with its decision; returns a URL to open instead (a "not found" page), or `nil`
+    /// to let the opener get `unmatched`. Called at most once per request.
+    public var undefinedRouteHandler: (@MainActor (Decision) -> String?)?
+
+    // MARK: State
+
+    var stack = PageStack()
+    private var nextPageNumber = 1
+    var pageFactories: [String: @MainActor (PageRequest) throws -> Any] = [:]
+    var tasks: [String: TaskBody] = [:]
+    var dispatchers: [String: @MainActor (HandOver) throws -> HandOver.Outcome] = [:]
+    private var routes: RouteTable
+    private var bundle: RuleBundle?
+    private var interceptors: [SwiftInterceptor] = []
+    private let options: DeciderOptions
+    /// Requests resumed after a gate, still running.
+    private var resumptions: [Int: Task<Void, Never>] = [:]
+    private var nextResumption = 0
+
+    /// A router for a route table, with Swift interceptors only.
+    /// - Parameters:
+    ///   - routes: The route table.
+    ///   - presenter: Shows the stack; a ``HeadlessPresenter`` by default.
+    ///   - context: The initial context.
+    ///   - options: Bounds on decisions.
+    /// - Throws: `BundleError` when the decider cannot be built.
+    public init(
+        routes: RouteTable, presenter: any Presenter = HeadlessPresenter(), context: ContextSnapshot = .empty,
+        options: DeciderOptions = DeciderOptions()
+    ) throws(BundleError) {
+        self.presenter = presenter
+        self.context = context
+        self.options = options
+        self.routes = routes
+        self.logger = Logger(label: "junction.router")
+        decider = try Decider(routes: routes, options: options)
+    }
+
+    /// A router for a bundle's routes and rules.
+    /// - Parameters:
+    ///   - bundle: The loaded bundle.
+    ///   - presenter: Shows the stack; a ``HeadlessPresenter`` by default.
+    ///   - context: The initial context.
+    ///   - options: Bounds on decisions.
+    /// - Throws: `BundleError` when a declared pattern does not compile.
+    public init(
+        bundle: RuleBundle, presenter: any Presenter = HeadlessPresenter(), context: ContextSnapshot = .empty,
+        options: DeciderOptions = DeciderOptions()
+    ) throws(BundleError) {
+        self.presenter = presenter
+        self.context = context
+        self.options = options
+        self.routes = bundle.routes
+        self.bundle = bundle
+        self.logger = Logger(label: "junction.router")
+        decider = try Decider(bundle: bundle, options: options)
+    }
+
+    // MARK: - Loading
+
+    /// Replaces the route table (and drops the bundle's rules). Requests already being
+    /// decided finish under the old table.
+    /// - Parameter routes: The new table.
+    /// - Throws: `BundleError` when an interceptor's pattern does not compile against it;
+    ///   the old table stays.
+    public func load(routes: RouteTable) throws(BundleError) {
+        decider = try Decider(routes: routes, interceptors: interceptors, options: options)
+        self.routes = routes
+        bundle = nil
+    }
+
+    /// Replaces the bundle: its routes and rules at once. Requests already being decided
+    /// finish under the old one.
+    /// - Parameter bundle: The new bundle.
+    /// - Throws: `BundleError` when a pattern does not compile; the old bundle stays.
+    public func load(bundle: RuleBundle) throws(BundleError) {
+        decider = try Decider(bundle: bundle, interceptors: interceptors, options: options)
+        self.routes = bundle.routes
+        self.bundle = bundle
+    }
+
+    /// Adds a Swift interceptor, run in order with the bundle's rules.
+    /// - Parameter interceptor: The interceptor; its name must be new.
+    /// - Throws: `BundleError` when its pattern does not compile or its name is taken;
+    ///   nothing changes then.
+    public func add(_ interceptor: SwiftInterceptor) throws(BundleError) {
+        guard !interceptors.contains(where: { $0.name == interceptor.name }) else {
+            throw BundleError([Diagnostic(.error, "a Swift interceptor named \"\(interceptor.name)\" is already added; remove it first")])
+        }
+        try rebuild(interceptors + [interceptor])
+    }
+
+    /// Removes the Swift interceptor named `name`.
+    /// - Parameter name: Its name.
+    /// - Returns: Whether there was one.
+    @discardableResult
+    public func removeInterceptor(named name: String) -> Bool {
+        guard interceptors.contains(where: { $0.name == name }) else { return false }
+        // The remaining interceptors compiled before, so this cannot fail.
+        try? rebuild(interceptors.filter { $0.name != name })
+        return true
+    }
+
+    private func rebuild(_ newInterceptors: [SwiftInterceptor]) throws(BundleError) {
+        if let bundle {
+            decider = try Decider(bundle: bundle, interceptors: newInterceptors, options: options)
+        } else {
+            decider = try Decider(routes: routes, interceptors: newInterceptors, options: options)
+        }
+        interceptors = newInterceptors
+    }
+
+    // MARK: - Registration
+
+    /// Registers the page factory for a route target (`target:` in routes.yaml, the
+    /// route's name by default), replacing any earlier one.
+    /// - Parameters:
+    ///   - target: The target's name.
+    ///   - factory: Makes the page; a throw reaches the opener as ``RouterError/Code/targetFailed``.
+    public func register(page target: String, _ factory: @escaping @MainActor (PageRequest) throws -> Any) {
+        pageFactories[target] = factory
+    }
+
+    /// Registers a synchronous task for a route target, replacing any earlier one. It
+    /// answers both `invoke` variants and `open`.
+    /// - Parameters:
+    ///   - target: The target's name.
+    ///   - body: The task; runs on the caller's actor.
+    public func register(task target: String, _ body: @escaping @Sendable (TaskRequest) throws -> (any Sendable)?) {
+        tasks[target] = .sync(body)
+    }
+
+    /// Registers an asynchronous task for a route target, replacing any earlier one. It
+    /// answers `invoke` (`async`) and `open`; the synchronous `invoke` refuses it.
+    /// - Parameters:
+    ///   - target: The target's name.
+    ///   - body: The task; runs off the main actor.
+    public func register(asyncTask target: String, _ body: @escaping @Sendable (TaskRequest) async throws -> (any Sendable)?) {
+        tasks[target] = .async(body)
+    }
+
+    /// Registers the dispatcher for a whole scheme (`https`, `flutter`, `wxmp`, `tp`),
+    /// replacing any earlier one. URLs of that scheme that no route takes go to it, as do
+    /// URLs the route table lists in `dispatchedSchemes` and rules' redirects to them.
+    /// - Parameters:
+    ///   - scheme: The scheme, in any case.
+    ///   - dispatcher: Opens the URL; returns a page for the stack or handles it elsewhere.
+    public func register(dispatcher scheme: String, _ dispatcher: @escaping @MainActor (HandOver) throws -> HandOver.Outcome) {
+        dispatchers[scheme.lowercased()] = dispatcher
+    }
+
+    /// Removes a page factory.
+    /// - Parameter target: The target's name.
+    /// - Returns: Whether one was registered.
+    @discardableResult
+    public func removePage(_ target: String) -> Bool { pageFactories.removeValue(forKey: target) != nil }
+
+    /// Removes a task.
+    /// - Parameter target: The target's name.
+    /// - Returns: Whether one was registered.
+    @discardableResult
+    public func removeTask(_ target: String) -> Bool { tasks.removeValue(forKey: target) != nil }
+
+    /// Removes a dispatcher.
+    /// - Parameter scheme: The scheme.
+    /// - Returns: Whether one was registered.
+    @discardableResult
+    public func removeDispatcher(_ scheme: String) -> Bool { dispatchers.removeValue(forKey: scheme.lowercased()) != nil }
+
+    /// Whether a target has a page factory or task registered.
+    /// - Parameter target: The target's name.
+    public func isRegistered(_ target: String) -> Bool { pageFactories[target] != nil || tasks[target] != nil }
+
+    // MARK: - Internals shared by the extensions
+
+    func makePageID() -> PageID {
+        defer { nextPageNumber += 1 }
+        return PageID(nextPageNumber)
+    }
+
+    /// Runs `work` as a tracked task, so ``settle()`` can wait for it.
+    func track(_ work: @escaping @MainActor () async -> Void) {
+        let key = nextResumption
+        nextResumption += 1
+        resumptions[key] = Task { @MainActor in
+            await work()
+            self.resumptions[key] = nil
+        }
+    }
+
+    /// Waits until every request resumed after a gate (and anything it started) is done.
+    /// Tests, the demo and scripted sessions call it after finishing a gate's page.
+    public func settle() async {
+        while let (_, task) = resumptions.first {
+            await task.value
+        }
+    }
+}
