@@ -31,6 +31,7 @@ public final class HeadlessPresenter: Presenter {
         case .replace(let old, let new): return "replace \(name(old)) with \(name(new))"
         case .setRoot(let page, let tab, let removing):
             return "root of tab \(tab): \(name(page))" + (removing.isEmpty ? "" : ", removing \(names(removing))")
+        case .removeRoot(let page): return "remove root \(name(page))"
         case .setTabs(let roots, let removing):
             return "tabs: \(names(roots))" + (removing.isEmpty ? "" : ", removing \(names(removing))")
         case .selectTab(let index, let root, let params):

@@ -135,6 +135,15 @@ struct PageStack {
         return change
     }
 
+    /// Removes the root page of an app without tabs when it is the only page (a gate's page
+    /// opened at launch, finished); `nil` otherwise.
+    mutating func removeOnlyPage() -> Change? {
+        guard tabs.count == 1, modals.isEmpty, tabs[0].count == 1 else { return nil }
+        let page = tabs[0][0]
+        tabs[0] = []
+        return Change(transitions: [.removeRoot(page)], removed: [page])
+    }
+
     private mutating func dismissAllModals() -> Change {
         guard !modals.isEmpty else { return Change() }
         return unwind(toVisible: tabs[selectedTab].count - 1) ?? Change()

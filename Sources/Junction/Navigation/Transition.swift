@@ -15,6 +15,9 @@ public enum Transition {
     case replace(Page, with: Page)
     /// Make `page` the only page of tab `tab`; `removing` lists the pages that leave, top first.
     case setRoot(Page, tab: Int, removing: [Page])
+    /// Remove the only page of an app without tabs, leaving nothing on screen (a gate's
+    /// page opened at launch has finished).
+    case removeRoot(Page)
     /// Install tabs with these root pages; `removing` lists the pages that leave.
     case setTabs([Page], removing: [Page])
     /// Show tab `index`, whose root page receives `params`.

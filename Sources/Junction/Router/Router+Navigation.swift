@@ -88,12 +88,17 @@ extension Router {
     ///   - result: Its result.
     ///   - animated: Whether to animate.
     /// - Returns: Whether the page was removed; `false` when it is not visible or is a
-    ///   tab's root (its result is kept for when it is removed).
+    ///   tab's root (its result is kept for when it is removed). The only page of an app
+    ///   without tabs can be finished (a gate's page opened at launch): the stack is then empty.
     @discardableResult
     public func finish(_ id: PageID, with result: RouteResult, animated: Bool = true) -> Bool {
         guard let page = stack.page(id) else { return false }
         page.pendingResult = result
         guard let index = stack.visibleIndex(of: id) else { return false }
+        if index == 0, let change = stack.removeOnlyPage() {
+            apply(change, animated: animated)
+            return true
+        }
         return unwind(to: index - 1, animated: animated) != nil
     }
 
