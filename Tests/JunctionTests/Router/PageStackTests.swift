@@ -111,10 +111,12 @@ import Testing
         #expect(router.finish(picker.id, with: .ok("1 Main St")))
         #expect(log.lines == ["myapp://moments/7: cancelled", "\(Self.picker.0): ok"])
         #expect(log.entries.last?.result.data as? String == "1 Main St")
-        // A removed page cannot be finished again, and a root cannot be finished.
+        // A removed page cannot be finished again.
         #expect(!router.finish(picker.id, with: .ok("again")))
-        #expect(!router.finish(router.pages[0].id, with: .ok()))
         #expect(log.entries.count == 2)
+        // The only page of an app without tabs can be finished (a tab's root cannot).
+        #expect(router.finish(router.pages[0].id, with: .ok()))
+        #expect(router.pages.isEmpty && log.lines.last == "\(Self.home.0): ok")
     }
 
     @Test func replaceRemovesTheTopAndItsOpenerHears() async throws {
@@ -152,6 +154,8 @@ import Testing
         #expect(RouterFixture.names(router) == ["home", "video.capture"])
         #expect(router.contains("user.profile"))
         #expect(router.selectTab(7) == nil && router.selectedTab == 0)
+        #expect(!router.finish(router.tabs[1].id, with: .ok()))
+        #expect(router.tabs.count == 3)
     }
 
     @Test func tabsMustBePages() async throws {
