@@ -2,10 +2,10 @@ import ArgumentParser
 
 /// `junction`: match URLs against route tables and check them.
 @main
-struct JunctionCommand: ParsableCommand {
+struct JunctionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "junction",
         abstract: "Junction's command line: match URLs, check route tables and bundles, test and evaluate rules.",
-        subcommands: [MatchCommand.self, RoutesCommand.self, TestCommand.self, EvalCommand.self, CheckCommand.self]
+        subcommands: [MatchCommand.self, RoutesCommand.self, TestCommand.self, EvalCommand.self, CheckCommand.self, DemoCommand.self]
     )
 }

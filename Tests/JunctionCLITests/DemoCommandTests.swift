@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+/// `junction demo`: the scripted session of the sample app, pinned by a golden file.
+@Suite struct DemoCommandTests {
+    @Test func theSessionPrintsTheSameStepsEveryRun() throws {
+        let result = try CLIRunner.run(["demo"], in: CLIRunner.repositoryRoot)
+        #expect(result.status == 0, "\(result.stderr)")
+        try CLIRunner.expectSnapshot(result.stdout, named: "demo.txt")
+    }
+
+    @Test func theSessionShowsEachScenario() throws {
+        let output = try CLIRunner.run(["demo"], in: CLIRunner.repositoryRoot).stdout
+        for line in [
+            "decision: myapp://moments/7 → gate myapp://login, then resume  [by login (policies.lua:4)]",
+            "result of address.picker #4 → moments: ok \"221B Baker Street\"",
+            "presenter: pop to moments #3, removing video.publish #7, video.edit #6, video.capture #5",
+            "… invoke returned {\"shared\":\"Big sale!\",\"via\":\"wechat\"}",
+            "https dispatcher: a web view for https://m.shop.example.com/orders/AB123456",
+            "stack: home #1 “Home” › moments #3 “Moment 7” › upgrade #10 “Please update the app (link: myapp://newfeature/x)”",
+            "none more than once",
+        ] {
+            #expect(output.contains(line), "missing: \(line)")
+        }
+    }
+
+    @Test func aBundleThatDoesNotLoadExitsTwo() throws {
+        let result = try CLIRunner.run(["demo", "--bundle", "/nonexistent"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("the bundle has no manifest.yaml"))
+    }
+}
