@@ -102,6 +102,21 @@ extension Router {
         return unwind(to: index - 1, animated: animated) != nil
     }
 
+    /// Tells the router that the screen already removed a page by itself — the system back
+    /// button, a swipe back, an interactive dismiss — so the model follows: the page and
+    /// every page above it leave the stack and their openers get their results. The
+    /// presenter is not asked to show anything.
+    /// - Parameter id: The page the screen removed.
+    /// - Returns: Whether it was a visible page above a tab's root.
+    @discardableResult
+    public func pageWasRemoved(_ id: PageID) -> Bool {
+        guard let index = stack.visibleIndex(of: id), index > 0, let change = stack.unwind(toVisible: index - 1) else {
+            return false
+        }
+        for page in change.removed { page.removed() }
+        return true
+    }
+
     // MARK: - Tabs
 
     /// Installs tabs: each URL is opened through the pipeline (as `internal`) and must

@@ -164,6 +164,19 @@ import Testing
         #expect(router.tabs.isEmpty)
     }
 
+    @Test func aPageTheScreenRemovedItselfLeavesTheModelWithoutAskingThePresenter() async throws {
+        let (router, presenter, log) = try await build([Self.home, Self.moments, Self.picker, Self.capture])
+        let before = presenter.log
+        let picker = router.pages[2]
+        router.setResult(.ok("swiped"), for: picker.id)
+        #expect(router.pageWasRemoved(picker.id))     // an interactive dismiss of the picker's modal
+        #expect(presenter.log == before)
+        #expect(log.lines == ["\(Self.capture.0): cancelled", "\(Self.picker.0): ok"])
+        #expect(RouterFixture.names(router) == ["home", "moments"])
+        #expect(!router.pageWasRemoved(picker.id))
+        #expect(!router.pageWasRemoved(router.pages[0].id))
+    }
+
     @Test func aResultIsNeverDeliveredOnDeinit() async throws {
         let log = ResultLog()
         do {
