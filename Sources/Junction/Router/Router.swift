@@ -67,16 +67,13 @@ public final class Router {
     ///   - context: The initial context.
     ///   - options: Bounds on decisions.
     /// - Throws: `BundleError` when the decider cannot be built.
-    public init(
+    public convenience init(
         routes: RouteTable, presenter: any Presenter = HeadlessPresenter(), context: ContextSnapshot = .empty,
         options: DeciderOptions = DeciderOptions()
     ) throws(BundleError) {
-        self.presenter = presenter
-        self.context = context
-        self.options = options
-        self.routes = routes
-        self.logger = Logger(label: "junction.router")
-        decider = try Decider(routes: routes, options: options)
+        try self.init(
+            decider: Decider(routes: routes, options: options), routes: routes, bundle: nil, presenter: presenter,
+            context: context, options: options)
     }
 
     /// A router for a bundle's routes and rules.
@@ -86,17 +83,26 @@ public final class Router {
     ///   - context: The initial context.
     ///   - options: Bounds on decisions.
     /// - Throws: `BundleError` when a declared pattern does not compile.
-    public init(
+    public convenience init(
         bundle: RuleBundle, presenter: any Presenter = HeadlessPresenter(), context: ContextSnapshot = .empty,
         options: DeciderOptions = DeciderOptions()
     ) throws(BundleError) {
+        try self.init(
+            decider: Decider(bundle: bundle, options: options), routes: bundle.routes, bundle: bundle, presenter: presenter,
+            context: context, options: options)
+    }
+
+    private init(
+        decider: Decider, routes: RouteTable, bundle: RuleBundle?, presenter: any Presenter, context: ContextSnapshot,
+        options: DeciderOptions
+    ) {
+        self.decider = decider
+        self.routes = routes
+        self.bundle = bundle
         self.presenter = presenter
         self.context = context
         self.options = options
-        self.routes = bundle.routes
-        self.bundle = bundle
-        self.logger = Logger(label: "junction.router")
-        decider = try Decider(bundle: bundle, options: options)
+        logger = Logger(label: "junction.router")
     }
 
     // MARK: - Loading
