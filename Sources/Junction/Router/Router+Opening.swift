@@ -94,7 +94,10 @@ extension Router {
             }
             if !pending.replacedUndefined, let replacement = undefinedRouteHandler?(decision) {
                 var next = pending
-                next.request = RouteRequest(replacement, params: pending.request.params, exts: pending.request.exts)
+                // The replacement keeps the caller's source: a handler that maps an outside link
+                // to an app URL must not lift it past the exported check.
+                next.request = RouteRequest(
+                    replacement, params: pending.request.params, exts: pending.request.exts, source: pending.request.source)
                 next.replacedUndefined = true
                 return await perform(next)
             }

@@ -42,7 +42,8 @@ public final class Router {
     public var didOpen: (@MainActor (RouteRequest, Opening) -> Void)?
     /// Called for a URL that nothing took — no route, bundle fallback or dispatcher —
     /// with its decision; returns a URL to open instead (a "not found" page), or `nil`
-    /// to let the opener get `unmatched`. Called at most once per request.
+    /// to let the opener get `unmatched`. Called at most once per request; the URL it
+    /// names is opened with the original request's source, parameters and options.
     public var undefinedRouteHandler: (@MainActor (Decision) -> String?)?
 
     // MARK: State

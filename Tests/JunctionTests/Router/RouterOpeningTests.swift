@@ -1,3 +1,4 @@
+import Foundation
 import Junction
 import Synchronization
 import Testing
@@ -130,6 +131,19 @@ import Testing
         #expect(await router.open("other://x").summary == "opened home #2")
         #expect(await router.open("other://y").error?.code == .unknownRoute)
         #expect(asked == ["other://x", "other://y"])
+    }
+
+    @Test func theUndefinedRouteHandlersURLKeepsTheCallersSource() async throws {
+        // An attack: a push link to an unknown scheme, which a naive handler maps onto an app
+        // URL. The replacement is still a push request, so a route that is not exported stays shut.
+        let router = try RouterFixture.router()
+        router.undefinedRouteHandler = { decision in
+            decision.request.url.replacingOccurrences(of: "legacy://", with: "myapp://")
+        }
+        let opening = await router.open("legacy://user/settings", source: .push)
+        #expect(opening.error?.rejection?.cause == .notExported)
+        #expect(router.pages.isEmpty)
+        #expect(await router.open("legacy://user/settings").page?.name == "user.settings")
     }
 
     @Test func canOpenAsksTheDecisionAndTheRegistry() throws {
