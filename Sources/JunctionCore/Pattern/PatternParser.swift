@@ -61,25 +61,31 @@ struct PatternParser {
 
     private func expandSequence(_ i: inout Int) throws(PatternSyntaxError) -> [ExpandedPath] {
         var results = [ExpandedPath()]
-        func appendToAll(_ byte: UInt8, _ offset: Int) {
+        // Bytes are copied to every result in runs, not one by one: most patterns are
+        // one run.
+        var runStart = i
+        func flushRun(to end: Int) {
+            guard runStart < end else { return }
             for k in results.indices {
-                results[k].bytes.append(byte)
-                results[k].offsets.append(offset)
+                results[k].bytes.append(contentsOf: bytes[runStart..<end])
+                results[k].offsets.append(contentsOf: runStart..<end)
             }
         }
         var segmentStart = i
         while i < bytes.count {
             let byte = bytes[i]
-            if byte == UInt8(ascii: ")") { return results }  // the caller checks the balance
+            if byte == UInt8(ascii: ")") {
+                flushRun(to: i)
+                return results  // the caller checks the balance
+            }
             if byte == Bytes.slash { segmentStart = i + 1 }
             if byte == UInt8(ascii: "(") {
                 if isParameterName(segmentStart..<i) {
                     // `:name(regex)` — copy the regex through, parentheses balanced.
-                    let end = try regexEnd(from: i)
-                    for k in i..<end { appendToAll(bytes[k], k) }
-                    i = end
+                    i = try regexEnd(from: i)
                     continue
                 }
+                flushRun(to: i)
                 let open = i
                 i += 1
                 guard i < bytes.count, bytes[i] == Bytes.slash else {
@@ -101,11 +107,12 @@ struct PatternParser {
                     throw error("optional groups expand to more than \(RoutePattern.maximumExpansions) patterns; split the route", open)
                 }
                 results = combined
+                runStart = i
                 continue
             }
-            appendToAll(byte, i)
             i += 1
         }
+        flushRun(to: i)
         return results
     }
 
@@ -172,16 +179,22 @@ struct PatternParser {
             guard !piece.isEmpty else {
                 throw error("empty segment (\"//\"); remove the extra \"/\"", offset)
             }
-            segments.append((try segment(String(decoding: b[piece], as: UTF8.self), at: offset), offset))
+            segments.append((try segment(b[piece], at: offset), offset))
         }
         return segments
     }
 
     /// Reads one segment: `*`, `**`, `:name`, `:name(regex)` or a constant.
     func segment(_ text: String, at offset: Int) throws(PatternSyntaxError) -> PatternSegment {
-        if text == "*" { return .wildcard }
-        if text == "**" { return .catchAll }
-        let b = Array(text.utf8)
+        try segment(Array(text.utf8)[...], at: offset)
+    }
+
+    /// Reads one segment from its bytes (a slice of an expanded path).
+    private func segment(_ slice: ArraySlice<UInt8>, at offset: Int) throws(PatternSyntaxError) -> PatternSegment {
+        if slice.count == 1 || slice.count == 2, slice.allSatisfy({ $0 == UInt8(ascii: "*") }) {
+            return slice.count == 1 ? .wildcard : .catchAll
+        }
+        let b = Array(slice)
         if b.first == Bytes.colon {
             var i = 1
             while i < b.count, Self.isIdentifierByte(b[i]) { i += 1 }
@@ -209,7 +222,7 @@ struct PatternParser {
         }
         if let problem {
             let what = problem.problem == .invalidEscape ? "invalid percent-escape" : "percent-escapes that are not UTF-8"
-            throw error("\(what) in \"\(text)\"", offset + problem.offset)
+            throw error("\(what) in \"\(String(decoding: b, as: UTF8.self))\"", offset + problem.offset)
         }
         return .constant(b.withUnsafeBufferPointer { PercentDecoding.decodedString($0, plusAsSpace: false) })
     }

@@ -36,21 +36,26 @@ struct RoutePattern: Sendable, Hashable {
         self.scheme = scheme
         self.host = host
         let paths = try parser.expandGroups(from: pathStart)
+        // The host segment is the same in every expansion: read it once.
+        let hostPart = try hostSegment.map { text throws(PatternSyntaxError) in
+            (segment: try parser.segment(text, at: parser.hostOffset), offset: parser.hostOffset)
+        }
         var expansions: [[PatternSegment]] = []
+        expansions.reserveCapacity(paths.count)
         for path in paths {
-            var segments: [(segment: PatternSegment, offset: Int)] = []
-            if let hostSegment {
-                segments.append((try parser.segment(hostSegment, at: parser.hostOffset), parser.hostOffset))
-            }
-            segments += try parser.segments(of: path)
+            var segments = try parser.segments(of: path)
+            if let hostPart { segments.insert(hostPart, at: 0) }
             if let index = segments.firstIndex(where: { $0.segment == .catchAll }), index != segments.count - 1 {
                 throw PatternSyntaxError(message: "\"**\" must be the last segment; use \"*\" for one segment in the middle", offset: segments[index].offset)
             }
-            var seen = Set<String>()
+            // Patterns have a handful of parameters: a linear scan beats hashing.
+            var names: [String] = []
             for (segment, offset) in segments {
-                if case .parameter(let name, _) = segment, !seen.insert(name).inserted {
+                guard case .parameter(let name, _) = segment else { continue }
+                if names.contains(name) {
                     throw PatternSyntaxError(message: "parameter \"\(name)\" appears twice; give each parameter its own name", offset: offset)
                 }
+                names.append(name)
             }
             expansions.append(segments.map(\.segment))
         }

@@ -27,11 +27,12 @@ public struct RouteTable: Sendable {
     var trie: RouteTrie { storage.fields.trie }
     private var indexByName: [String: Int] { storage.fields.indexByName }
 
-    init(options: RouteTableOptions, routes: [Route], patterns: [RoutePattern]) {
+    /// - Parameter indexByName: Each route's index by its name (names are unique).
+    init(options: RouteTableOptions, routes: [Route], patterns: [RoutePattern], indexByName: [String: Int]) {
         storage = CopyOnWrite(Fields(
             options: options, routes: routes,
-            trie: RouteTrie(routes: Array(zip(routes, patterns)), caseSensitive: options.caseSensitive),
-            indexByName: Dictionary(routes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })))
+            trie: RouteTrie(routes: routes, patterns: patterns, caseSensitive: options.caseSensitive),
+            indexByName: indexByName))
     }
 
     /// Validates and compiles routes.
