@@ -35,7 +35,7 @@ public struct RouteTableBuilder: Sendable {
         patterns.reserveCapacity(routes.count)
         var indexByName: [String: Int] = [:]
         indexByName.reserveCapacity(routes.count)
-        var firstByShape: [String: Int] = [:]
+        var firstByShape: [PatternShape: Int] = [:]
         firstByShape.reserveCapacity(routes.count)
 
         for (routeIndex, route) in routes.enumerated() {
@@ -110,32 +110,19 @@ public struct RouteTableBuilder: Sendable {
         }
     }
 
-    /// The pattern with parameter names erased and constants folded as the table compares
-    /// them, as one string: two routes with the same shape could never both be reached.
-    /// Each part is written with its length first, so different lists of parts never
-    /// give the same string.
-    private func normalisedShape(_ pattern: RoutePattern, _ expansion: [PatternSegment], _ route: Route) -> String {
-        var shape = ""
-        func append(_ kind: String, _ text: String) {
-            shape += kind
-            shape += String(text.utf8.count)
-            shape += " "
-            shape += text
-        }
-        if let scheme = pattern.scheme { append("s", scheme) } else { shape += "g" }
-        if let host = pattern.host { append("h", host) } else { shape += "n" }
+    /// The shape the table compares `expansion` of `pattern` by.
+    private func normalisedShape(_ pattern: RoutePattern, _ expansion: [PatternSegment], _ route: Route) -> PatternShape {
+        var shape = PatternShape(scheme: pattern.scheme, host: pattern.host)
         for segment in expansion {
             switch segment {
             case .constant(let text):
-                append("=", options.caseSensitive ? text : text.lowercased())
+                shape.appendConstant(options.caseSensitive ? text : text.lowercased())
             case .parameter(let name, let regex):
-                let type = route.parameter(named: name)?.type ?? .string
-                shape += ":" + type.rawValue
-                if let regex { append("(", regex) } else { shape += "." }
+                shape.appendParameter(route.parameter(named: name)?.type ?? .string, regex: regex)
             case .wildcard:
-                shape += "*"
+                shape.appendWildcard()
             case .catchAll:
-                shape += "^"  // not "**": that would read as two wildcards
+                shape.appendCatchAll()
             }
         }
         return shape
