@@ -17,6 +17,9 @@ extension RouteTrie {
         var entries: [Entry] = []
         var constants: [TrieEdgeKey: Int32] = [:]
         var regexes: [String: CompiledRegex] = [:]
+        growing.reserveCapacity(routes.count * 2)
+        entries.reserveCapacity(routes.count)
+        constants.reserveCapacity(routes.count * 2)
 
         func newNode(parent: Int32) -> Int32 {
             growing.append(GrowingNode(parent: parent))

@@ -31,7 +31,8 @@ struct PatternParser {
             else {
                 throw error("a pattern starts with \"/\" (any scheme) or \"scheme://\"", 0)
             }
-            scheme = String(decoding: bytes[0..<i], as: UTF8.self).lowercased()
+            // Scheme characters are ASCII: lower-cased byte by byte.
+            scheme = String(decoding: bytes[0..<i].lazy.map(Bytes.lowercased), as: UTF8.self)
             i += 1
         }
         guard bytes[i...].starts(with: "//".utf8) else { return (scheme, nil, i) }
@@ -148,9 +149,12 @@ struct PatternParser {
     }
 
     /// Splits an expanded path into segments.
-    func segments(of path: ExpandedPath) throws(PatternSyntaxError) -> [(segment: PatternSegment, offset: Int)] {
+    /// - Parameter first: A segment that goes before the path's own (the host read as a path).
+    func segments(of path: ExpandedPath, after first: (segment: PatternSegment, offset: Int)? = nil) throws(PatternSyntaxError) -> [(segment: PatternSegment, offset: Int)] {
+        var segments: [(segment: PatternSegment, offset: Int)] = []
+        if let first { segments.append(first) }
         let b = path.bytes
-        guard !b.isEmpty else { return [] }
+        guard !b.isEmpty else { return segments }
         guard b[0] == Bytes.slash else {
             throw error("the path must start with \"/\"", path.offsets[0])
         }
@@ -173,7 +177,7 @@ struct PatternParser {
         }
         pieces.append(start..<b.count)
         if pieces.count > 0, pieces[pieces.count - 1].isEmpty { pieces.removeLast() }  // trailing "/"
-        var segments: [(segment: PatternSegment, offset: Int)] = []
+        segments.reserveCapacity(segments.count + pieces.count)
         for piece in pieces {
             let offset = piece.isEmpty ? path.offsets[piece.lowerBound - 1] : path.offsets[piece.lowerBound]
             guard !piece.isEmpty else {

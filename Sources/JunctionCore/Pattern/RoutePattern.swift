@@ -43,8 +43,7 @@ struct RoutePattern: Sendable, Hashable {
         var expansions: [[PatternSegment]] = []
         expansions.reserveCapacity(paths.count)
         for path in paths {
-            var segments = try parser.segments(of: path)
-            if let hostPart { segments.insert(hostPart, at: 0) }
+            let segments = try parser.segments(of: path, after: hostPart)
             if let index = segments.firstIndex(where: { $0.segment == .catchAll }), index != segments.count - 1 {
                 throw PatternSyntaxError(message: "\"**\" must be the last segment; use \"*\" for one segment in the middle", offset: segments[index].offset)
             }

@@ -61,6 +61,13 @@ public struct RouteTable: Sendable {
         return names
     }
 
+    /// The index in ``routes`` of the route called `name`, or `nil`.
+    /// - Parameter name: A route name.
+    /// - Returns: The index.
+    package func index(ofRouteNamed name: String) -> Int? {
+        indexByName[name]
+    }
+
     /// The route called `name`, or `nil`.
     /// - Parameter name: A route name.
     /// - Returns: The route.

@@ -245,6 +245,24 @@ import Testing
         try table.expect(row)
     }
 
+    /// A pattern's host is read like a URL's: case-insensitively, in the pattern too.
+    @Test(arguments: [
+        MatchCase("myapp://localhost/a", "upperLocal"),
+        MatchCase("MYAPP://LOCALHOST/a", "upperLocal"),
+        MatchCase("myapp://other/b", "upperScheme"),
+        MatchCase("https://m.example.com/c", "upperOrigin"),
+        MatchCase("myapp://café/d", "accented"),
+    ])
+    func readsUpperCaseHostsInPatternsLikeURLHosts(_ row: MatchCase) throws {
+        let table = try RouteTable.make([
+            ("upperLocal", "myapp://LocalHost/a"),
+            ("upperScheme", "MyApp://other/b"),
+            ("upperOrigin", "https://M.Example.COM/c"),
+            ("accented", "myapp://café/d"),
+        ])
+        try table.expect(row)
+    }
+
     @Test func prefersTheSchemesOwnRouteOverAGlobalOne() throws {
         let table = try RouteTable(routes: [
             Route(name: "global", pattern: "/user/:id", priority: 100),
