@@ -31,8 +31,10 @@ struct PatternParser {
             else {
                 throw error("a pattern starts with \"/\" (any scheme) or \"scheme://\"", 0)
             }
-            // Scheme characters are ASCII: lower-cased byte by byte.
-            scheme = String(decoding: bytes[0..<i].lazy.map(Bytes.lowercased), as: UTF8.self)
+            // Scheme characters are ASCII: lower-cased byte by byte, and only when needed.
+            let name = bytes[0..<i]
+            scheme = name.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+                ? String(decoding: name.map(Bytes.lowercased), as: UTF8.self) : String(decoding: name, as: UTF8.self)
             i += 1
         }
         guard bytes[i...].starts(with: "//".utf8) else { return (scheme, nil, i) }

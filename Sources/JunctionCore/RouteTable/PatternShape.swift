@@ -39,9 +39,15 @@ struct PatternShape: Hashable {
             bytes.append(UInt8(ascii: "-"))
             return
         }
-        bytes.append(contentsOf: String(text.utf8.count).utf8)
+        appendDecimal(text.utf8.count)
         bytes.append(UInt8(ascii: " "))
         bytes.append(contentsOf: text.utf8)
+    }
+
+    /// `value` in decimal digits, without formatting a `String`.
+    private mutating func appendDecimal(_ value: Int) {
+        if value >= 10 { appendDecimal(value / 10) }
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
     static func == (lhs: PatternShape, rhs: PatternShape) -> Bool {
