@@ -94,7 +94,11 @@ package struct YAMLReader {
     package mutating func strings(_ node: Node, _ what: String) -> [String] {
         if let scalar = node.scalar { return [scalar.string] }
         guard let list = sequence(node, what) else { return [] }
-        return list.compactMap { item in string(item, "each of \(what)") }
+        return list.compactMap { item in
+            // The message is formatted only for an item that is not text.
+            if let scalar = item.scalar { return scalar.string }
+            return string(item, "each of \(what)")
+        }
     }
 
     package mutating func int(_ node: Node, _ what: String) -> Int? {

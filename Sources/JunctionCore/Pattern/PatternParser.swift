@@ -125,6 +125,11 @@ struct PatternParser {
         return bytes[(range.lowerBound + 1)..<range.upperBound].allSatisfy(Self.isIdentifierByte)
     }
 
+    /// Bytes that make a segment more than a plain constant: `*`, `(`, `)`, `%`.
+    private static func needsReading(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "*") || byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")") || byte == Bytes.percent
+    }
+
     private static func isIdentifierByte(_ byte: UInt8) -> Bool {
         Bytes.isAlpha(byte) || Bytes.isDigit(byte) || byte == UInt8(ascii: "_")
     }
@@ -160,8 +165,14 @@ struct PatternParser {
         guard b[0] == Bytes.slash else {
             throw error("the path must start with \"/\"", path.offsets[0])
         }
-        // Split on "/" outside regex parentheses.
-        var pieces: [Range<Int>] = []
+        // Split on "/" outside regex parentheses; each piece is read as it is found.
+        func read(_ piece: Range<Int>) throws(PatternSyntaxError) {
+            let offset = piece.isEmpty ? path.offsets[piece.lowerBound - 1] : path.offsets[piece.lowerBound]
+            guard !piece.isEmpty else {
+                throw error("empty segment (\"//\"); remove the extra \"/\"", offset)
+            }
+            segments.append((try segment(b[piece], at: offset), offset))
+        }
         var start = 1
         var depth = 0
         var i = 1
@@ -171,22 +182,13 @@ struct PatternParser {
             case UInt8(ascii: "("): depth += 1
             case UInt8(ascii: ")"): depth -= 1
             case Bytes.slash where depth == 0:
-                pieces.append(start..<i)
+                try read(start..<i)
                 start = i + 1
             default: break
             }
             i += 1
         }
-        pieces.append(start..<b.count)
-        if pieces.count > 0, pieces[pieces.count - 1].isEmpty { pieces.removeLast() }  // trailing "/"
-        segments.reserveCapacity(segments.count + pieces.count)
-        for piece in pieces {
-            let offset = piece.isEmpty ? path.offsets[piece.lowerBound - 1] : path.offsets[piece.lowerBound]
-            guard !piece.isEmpty else {
-                throw error("empty segment (\"//\"); remove the extra \"/\"", offset)
-            }
-            segments.append((try segment(b[piece], at: offset), offset))
-        }
+        if start < b.count { try read(start..<b.count) }  // else a trailing "/"
         return segments
     }
 
@@ -199,6 +201,11 @@ struct PatternParser {
     private func segment(_ slice: ArraySlice<UInt8>, at offset: Int) throws(PatternSyntaxError) -> PatternSegment {
         if slice.count == 1 || slice.count == 2, slice.allSatisfy({ $0 == UInt8(ascii: "*") }) {
             return slice.count == 1 ? .wildcard : .catchAll
+        }
+        // A constant without escapes, the common case, is its own text (the bytes come
+        // from a `String` split at ASCII bytes, so they are UTF-8).
+        if slice.first != Bytes.colon, !slice.contains(where: Self.needsReading) {
+            return .constant(String(decoding: slice, as: UTF8.self))
         }
         let b = Array(slice)
         if b.first == Bytes.colon {

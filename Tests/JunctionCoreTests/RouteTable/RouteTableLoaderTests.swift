@@ -79,6 +79,7 @@ import Testing
         ("routes:\n  - name: a\n    pattern: /a/b)", "t.yaml:3:18: error: invalid pattern \"/a/b)\": unbalanced \")\"; an optional group is written \"(/segment)\""),
         ("routes:\n  - name: a\n    pattern: myapp://u@h/x", "t.yaml:3:23: error: invalid pattern \"myapp://u@h/x\": a pattern names a scheme, a host and a path; remove the userinfo, port, query or fragment"),
         ("routes:\n  - name: a b\n    pattern: /a", "t.yaml:2:5: error: route name \"a b\" must be non-empty and without spaces"),
+        ("routes:\n  - name: a\n    pattern: /a\n    groups: [x, {y: z}]", "t.yaml:4:17: error: each of groups must be text"),
     ])
     func explainsEachKindOfMistake(_ text: String, _ expected: String) {
         let error = #expect(throws: RouteTableError.self) { try RouteTable.load(text: text, file: "t.yaml") }
