@@ -155,28 +155,47 @@ struct PatternParser {
         throw error("the regex of this parameter is not closed; add \")\"", open)
     }
 
+    /// The path from `start` as written, when it has no optional group and no regex (no
+    /// parentheses): most patterns, which need no expansion.
+    func plainPath(from start: Int) -> ArraySlice<UInt8>? {
+        let path = bytes[start...]
+        return path.contains(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ")") }) ? nil : path
+    }
+
     /// Splits an expanded path into segments.
     /// - Parameter first: A segment that goes before the path's own (the host read as a path).
     func segments(of path: ExpandedPath, after first: (segment: PatternSegment, offset: Int)? = nil) throws(PatternSyntaxError) -> [(segment: PatternSegment, offset: Int)] {
+        try segments(path.bytes[...], offset: { path.offsets[$0] }, after: first)
+    }
+
+    /// Splits a path of ``plainPath(from:)`` into segments.
+    func segments(ofPlain path: ArraySlice<UInt8>, after first: (segment: PatternSegment, offset: Int)? = nil) throws(PatternSyntaxError) -> [(segment: PatternSegment, offset: Int)] {
+        try segments(path, offset: { $0 }, after: first)
+    }
+
+    /// Splits `b` into segments; `offset` maps an index of `b` to an offset in the pattern.
+    private func segments(
+        _ b: ArraySlice<UInt8>, offset: (Int) -> Int, after first: (segment: PatternSegment, offset: Int)?
+    ) throws(PatternSyntaxError) -> [(segment: PatternSegment, offset: Int)] {
         var segments: [(segment: PatternSegment, offset: Int)] = []
+        segments.reserveCapacity(8)
         if let first { segments.append(first) }
-        let b = path.bytes
-        guard !b.isEmpty else { return segments }
-        guard b[0] == Bytes.slash else {
-            throw error("the path must start with \"/\"", path.offsets[0])
+        guard let head = b.first else { return segments }
+        guard head == Bytes.slash else {
+            throw error("the path must start with \"/\"", offset(b.startIndex))
         }
         // Split on "/" outside regex parentheses; each piece is read as it is found.
         func read(_ piece: Range<Int>) throws(PatternSyntaxError) {
-            let offset = piece.isEmpty ? path.offsets[piece.lowerBound - 1] : path.offsets[piece.lowerBound]
+            let at = piece.isEmpty ? offset(piece.lowerBound - 1) : offset(piece.lowerBound)
             guard !piece.isEmpty else {
-                throw error("empty segment (\"//\"); remove the extra \"/\"", offset)
+                throw error("empty segment (\"//\"); remove the extra \"/\"", at)
             }
-            segments.append((try segment(b[piece], at: offset), offset))
+            segments.append((try segment(b[piece], at: at), at))
         }
-        var start = 1
+        var start = b.startIndex + 1
         var depth = 0
-        var i = 1
-        while i < b.count {
+        var i = start
+        while i < b.endIndex {
             switch b[i] {
             case UInt8(ascii: "\\"): i += 1
             case UInt8(ascii: "("): depth += 1
@@ -188,7 +207,7 @@ struct PatternParser {
             }
             i += 1
         }
-        if start < b.count { try read(start..<b.count) }  // else a trailing "/"
+        if start < b.endIndex { try read(start..<b.endIndex) }  // else a trailing "/"
         return segments
     }
 
