@@ -6,8 +6,9 @@ extension RouteTrie {
         var constrained: Int32 = -1
         var parameter: Int32 = -1
         var wildcard: Int32 = -1
-        var terminals: [Int32] = []
-        var catchAlls: [Int32] = []
+        /// How many entries end here, and how many continue with `**` from here.
+        var terminalCount: Int32 = 0
+        var catchAllCount: Int32 = 0
     }
 
     /// Compiles validated routes (in registration order) with their parsed patterns.
@@ -15,10 +16,13 @@ extension RouteTrie {
         var growing: [GrowingNode] = []
         var namespaces: [Namespace] = []
         var entries: [Entry] = []
+        /// For each entry, the node it ends at.
+        var entryNodes: [Int32] = []
         var constants: [TrieEdgeKey: Int32] = [:]
         var regexes: [String: CompiledRegex] = [:]
         growing.reserveCapacity(routes.count * 2)
         entries.reserveCapacity(routes.count)
+        entryNodes.reserveCapacity(routes.count)
         constants.reserveCapacity(routes.count * 2)
 
         func newNode(parent: Int32) -> Int32 {
@@ -51,7 +55,7 @@ extension RouteTrie {
                     let position = Int32(index)
                     switch segment {
                     case .constant(let text):
-                        let key = TrieEdgeKey(parent: node, bytes: Array((caseSensitive ? text : text.lowercased()).utf8))
+                        let key = TrieEdgeKey(parent: node, text: caseSensitive ? text : text.lowercased())
                         if let child = constants[key] {
                             node = child
                         } else {
@@ -84,44 +88,61 @@ extension RouteTrie {
                     }
                 }
                 entries.append(entry)
-                let entryIndex = Int32(entries.count - 1)
+                entryNodes.append(node)
                 if entry.catchAllFrom >= 0 {
-                    growing[Int(node)].catchAlls.append(entryIndex)
+                    growing[Int(node)].catchAllCount += 1
                 } else {
-                    growing[Int(node)].terminals.append(entryIndex)
+                    growing[Int(node)].terminalCount += 1
                 }
             }
         }
 
-        // Flatten: entries regrouped so each node's terminals and catch-alls are contiguous.
-        var flatEntries: [Entry] = []
-        flatEntries.reserveCapacity(entries.count)
+        // Flatten: entries regrouped so each node's terminals and catch-alls are contiguous,
+        // in registration order within each (a counting sort: no list per node).
         var nodes: [Node] = []
         nodes.reserveCapacity(growing.count)
+        var nextTerminal: [Int32] = []
+        var nextCatchAll: [Int32] = []
+        nextTerminal.reserveCapacity(growing.count)
+        nextCatchAll.reserveCapacity(growing.count)
+        var position: Int32 = 0
         for node in growing {
             var flat = Node()
             flat.hasConstants = node.hasConstants
             flat.constrained = node.constrained
             flat.parameter = node.parameter
             flat.wildcard = node.wildcard
-            flat.terminalStart = Int32(flatEntries.count)
-            for entry in node.terminals { flatEntries.append(entries[Int(entry)]) }
-            flat.terminalEnd = Int32(flatEntries.count)
-            flat.catchAllStart = Int32(flatEntries.count)
-            for entry in node.catchAlls { flatEntries.append(entries[Int(entry)]) }
-            flat.catchAllEnd = Int32(flatEntries.count)
-            for entry in flatEntries[Int(flat.terminalStart)..<Int(flat.catchAllEnd)] {
-                flat.maxPriority = max(flat.maxPriority, entry.priority)
-            }
+            flat.terminalStart = position
+            flat.terminalEnd = position + node.terminalCount
+            flat.catchAllStart = flat.terminalEnd
+            flat.catchAllEnd = flat.catchAllStart + node.catchAllCount
+            nextTerminal.append(flat.terminalStart)
+            nextCatchAll.append(flat.catchAllStart)
+            position = flat.catchAllEnd
             nodes.append(flat)
         }
+        var slots = [Int](repeating: 0, count: entries.count)
+        for (index, entry) in entries.enumerated() {
+            let node = Int(entryNodes[index])
+            let slot: Int32
+            if entry.catchAllFrom >= 0 {
+                slot = nextCatchAll[node]
+                nextCatchAll[node] += 1
+            } else {
+                slot = nextTerminal[node]
+                nextTerminal[node] += 1
+            }
+            slots[Int(slot)] = index
+            nodes[node].maxPriority = max(nodes[node].maxPriority, entry.priority)
+        }
+        let flatEntries = slots.map { entries[$0] }
         // Children always have higher indices than parents: walking backwards, a node's
         // subtree is complete when it is reached, and it passes its maximum up.
         for index in nodes.indices.reversed() {
             let parent = growing[index].parent
             if parent >= 0 { nodes[Int(parent)].maxPriority = max(nodes[Int(parent)].maxPriority, nodes[index].maxPriority) }
         }
-        let edges = constants.map { (parent: $0.key.parent, key: $0.key.bytes, child: $0.value) }
+        let edges = constants.map { (parent: $0.key.parent, key: Array($0.key.text.utf8), child: $0.value) }
         self.init(
             nodes: nodes, entries: flatEntries, constants: ConstantIndex(edges: edges),
             namespaces: namespaces, regexes: regexes, caseSensitive: caseSensitive

@@ -263,6 +263,24 @@ import Testing
         try table.expect(row)
     }
 
+    /// Constants are compared as bytes: precomposed "é" and "e" + U+0301 are canonically
+    /// equivalent `String`s but different segments.
+    @Test(arguments: [
+        MatchCase("myapp://caf%C3%A9", "precomposed"),
+        MatchCase("myapp://cafe%CC%81", "combining"),
+        MatchCase("myapp://x/caf%C3%A9/y", "precomposedInside"),
+        MatchCase("myapp://x/cafe%CC%81/y", "combiningInside"),
+    ])
+    func keepsCanonicallyEquivalentConstantsApart(_ row: MatchCase) throws {
+        let table = try RouteTable.make([
+            ("precomposed", "/caf%C3%A9"),
+            ("combining", "/cafe%CC%81"),
+            ("precomposedInside", "/x/caf%C3%A9/y"),
+            ("combiningInside", "/x/cafe%CC%81/y"),
+        ])
+        try table.expect(row)
+    }
+
     @Test func prefersTheSchemesOwnRouteOverAGlobalOne() throws {
         let table = try RouteTable(routes: [
             Route(name: "global", pattern: "/user/:id", priority: 100),
