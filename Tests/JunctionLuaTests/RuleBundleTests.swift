@@ -55,6 +55,28 @@ import Testing
         ])
     }
 
+    /// The rules compile on another thread while the route table is read; the problems
+    /// stay in the order of the files: manifest, route table, unreadable rules, tests, then
+    /// what the compiler found.
+    @Test func listsProblemsInFileOrderWhileRulesCompileAside() throws {
+        let directory = try Self.folder([
+            "manifest.yaml": "name: shop\n",
+            "routes.yaml": "routes:\n  - name: a\n",
+            "broken.lua": "function f()\n  return = 1\nend\n",
+            "tests/a.yaml": "tests:\n  - open: myapp://a\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data([0x2D, 0x2D, 0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: directory + "/binary.lua"))
+        let error = #expect(throws: BundleError.self) { try RuleBundle.load(directory: directory) }
+        #expect(error?.diagnostics.map(\.description) == [
+            "\(directory)/manifest.yaml:1:1: error: missing \"version:\" — a whole number or a semantic version that grows with every release",
+            "\(directory)/routes.yaml:2:5: error: route \"a\" has no \"pattern:\"",
+            "\(directory)/binary.lua:1:1: error: cannot read the file as UTF-8 text",
+            "\(directory)/tests/a.yaml:2:5: error: this test has no \"expect:\" — what the decision must be",
+            "\(directory)/broken.lua:2:1: error: unexpected symbol near '=' [syntax]",
+        ])
+    }
+
     @Test func namesARuleThatFailsWhileLoading() throws {
         let directory = try Self.folder([
             "manifest.yaml": "name: shop\nversion: 1\n",

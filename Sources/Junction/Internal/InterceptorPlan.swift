@@ -67,11 +67,18 @@ final class InterceptorPlan: Sendable {
         globals.sort { $0.runsBefore($1) }
 
         // A target is a route name, else a route's exact pattern, else a pattern matched per URL.
-        var indexByName: [String: Int] = [:]
-        var indexByPattern: [String: Int] = [:]
-        for (index, route) in routes.routes.enumerated() {
-            indexByName[route.name] = index
-            if indexByPattern[route.pattern] == nil { indexByPattern[route.pattern] = index }
+        // Targets are names in most bundles: the patterns are indexed when one is not.
+        var indexByPattern: [String: Int]?
+        func index(ofPattern pattern: String) -> Int? {
+            if indexByPattern == nil {
+                var index: [String: Int] = [:]
+                index.reserveCapacity(routes.routes.count)
+                for (position, route) in routes.routes.enumerated() where index[route.pattern] == nil {
+                    index[route.pattern] = position
+                }
+                indexByPattern = index
+            }
+            return indexByPattern?[pattern]
         }
         var bound = Array(repeating: [PolicyStep](), count: routes.routes.count)
         var patternOrder: [String] = []
@@ -79,7 +86,7 @@ final class InterceptorPlan: Sendable {
         var patternLocations: [String: String] = [:]
         for (targets, step, location) in routeSteps {
             for target in targets {
-                if let index = indexByName[target] ?? indexByPattern[target] {
+                if let index = routes.index(ofRouteNamed: target) ?? index(ofPattern: target) {
                     bound[index].append(step)
                     continue
                 }
@@ -109,9 +116,11 @@ final class InterceptorPlan: Sendable {
         }
         self.patternSteps = patternOrder.map { patternSteps[$0] ?? [] }
         policyGroups = Set(groupSteps.keys)
+        // Sorted once per group, not once per route that lists the group.
+        let sortedGroupSteps = groupSteps.mapValues { $0.sorted { $0.runsBefore($1) } }
         chains = routes.routes.enumerated().map { index, route in
             var chain = globals
-            for group in route.groups { chain += (groupSteps[group] ?? []).sorted { $0.runsBefore($1) } }
+            for group in route.groups { chain += sortedGroupSteps[group] ?? [] }
             chain += bound[index].sorted { $0.runsBefore($1) }
             return chain
         }

@@ -34,8 +34,9 @@ package struct YAMLReader {
         do {
             // The basic resolver tags every plain scalar as text: the readers type what
             // they read themselves (core-schema rules, see `plainScalar`), and Yams skips
-            // a regular-expression match per scalar.
-            return try Yams.compose(yaml: text, .basic)
+            // a regular-expression match per scalar. The encoding is named: Yams' default
+            // reads the whole process environment on every call.
+            return try Yams.compose(yaml: text, .basic, .default, .utf8)
         } catch let yaml as YamlError {
             reportSyntax(yaml)
         } catch {
@@ -45,21 +46,31 @@ package struct YAMLReader {
     }
 
     package mutating func visit() -> Bool {
-        nodesVisited += 1
-        if nodesVisited == Self.maximumNodes {
+        visit(count: 1) == 1
+    }
+
+    /// Counts `count` nodes against the budget, as `count` calls of ``visit()`` would.
+    /// - Returns: How many of them are within it.
+    private mutating func visit(count: Int) -> Int {
+        let before = nodesVisited
+        nodesVisited += count
+        if before < Self.maximumNodes, nodesVisited >= Self.maximumNodes {
             error("the document expands to more than \(Self.maximumNodes) nodes (YAML aliases?); \(document) should be far smaller", nil)
         }
-        return nodesVisited < Self.maximumNodes
+        return max(0, min(count, Self.maximumNodes - 1 - before))
     }
 
     /// The pairs of a mapping (Yams has refused duplicate keys already), counted
     /// against the node budget.
-    package mutating func pairs(of map: Node.Mapping) -> [(key: Node, value: Node)] {
-        var result: [(key: Node, value: Node)] = []
-        for (key, value) in map where visit() {
-            result.append((key, value))
-        }
-        return result
+    package mutating func pairs(of map: Node.Mapping) -> YAMLPairs {
+        YAMLPairs(map, count: visit(count: map.count))
+    }
+
+    /// The text of a mapping key: `key.string`, without Yams' constructor lookup for the
+    /// common case of a scalar.
+    package static func keyText(_ key: Node) -> String? {
+        if case .scalar(let scalar) = key { return scalar.string }
+        return key.string
     }
 
     package mutating func mapping(_ node: Node, _ what: String) -> Node.Mapping? {
@@ -83,7 +94,11 @@ package struct YAMLReader {
     package mutating func strings(_ node: Node, _ what: String) -> [String] {
         if let scalar = node.scalar { return [scalar.string] }
         guard let list = sequence(node, what) else { return [] }
-        return list.compactMap { item in string(item, "each of \(what)") }
+        return list.compactMap { item in
+            // The message is formatted only for an item that is not text.
+            if let scalar = item.scalar { return scalar.string }
+            return string(item, "each of \(what)")
+        }
     }
 
     package mutating func int(_ node: Node, _ what: String) -> Int? {

@@ -31,7 +31,10 @@ struct PatternParser {
             else {
                 throw error("a pattern starts with \"/\" (any scheme) or \"scheme://\"", 0)
             }
-            scheme = String(decoding: bytes[0..<i], as: UTF8.self).lowercased()
+            // Scheme characters are ASCII: lower-cased byte by byte, and only when needed.
+            let name = bytes[0..<i]
+            scheme = name.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+                ? String(decoding: name.map(Bytes.lowercased), as: UTF8.self) : String(decoding: name, as: UTF8.self)
             i += 1
         }
         guard bytes[i...].starts(with: "//".utf8) else { return (scheme, nil, i) }
@@ -61,25 +64,31 @@ struct PatternParser {
 
     private func expandSequence(_ i: inout Int) throws(PatternSyntaxError) -> [ExpandedPath] {
         var results = [ExpandedPath()]
-        func appendToAll(_ byte: UInt8, _ offset: Int) {
+        // Bytes are copied to every result in runs, not one by one: most patterns are
+        // one run.
+        var runStart = i
+        func flushRun(to end: Int) {
+            guard runStart < end else { return }
             for k in results.indices {
-                results[k].bytes.append(byte)
-                results[k].offsets.append(offset)
+                results[k].bytes.append(contentsOf: bytes[runStart..<end])
+                results[k].offsets.append(contentsOf: runStart..<end)
             }
         }
         var segmentStart = i
         while i < bytes.count {
             let byte = bytes[i]
-            if byte == UInt8(ascii: ")") { return results }  // the caller checks the balance
+            if byte == UInt8(ascii: ")") {
+                flushRun(to: i)
+                return results  // the caller checks the balance
+            }
             if byte == Bytes.slash { segmentStart = i + 1 }
             if byte == UInt8(ascii: "(") {
                 if isParameterName(segmentStart..<i) {
                     // `:name(regex)` — copy the regex through, parentheses balanced.
-                    let end = try regexEnd(from: i)
-                    for k in i..<end { appendToAll(bytes[k], k) }
-                    i = end
+                    i = try regexEnd(from: i)
                     continue
                 }
+                flushRun(to: i)
                 let open = i
                 i += 1
                 guard i < bytes.count, bytes[i] == Bytes.slash else {
@@ -101,11 +110,12 @@ struct PatternParser {
                     throw error("optional groups expand to more than \(RoutePattern.maximumExpansions) patterns; split the route", open)
                 }
                 results = combined
+                runStart = i
                 continue
             }
-            appendToAll(byte, i)
             i += 1
         }
+        flushRun(to: i)
         return results
     }
 
@@ -113,6 +123,11 @@ struct PatternParser {
     private func isParameterName(_ range: Range<Int>) -> Bool {
         guard range.count >= 2, bytes[range.lowerBound] == Bytes.colon else { return false }
         return bytes[(range.lowerBound + 1)..<range.upperBound].allSatisfy(Self.isIdentifierByte)
+    }
+
+    /// Bytes that make a segment more than a plain constant: `*`, `(`, `)`, `%`.
+    private static func needsReading(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "*") || byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")") || byte == Bytes.percent
     }
 
     private static func isIdentifierByte(_ byte: UInt8) -> Bool {
@@ -140,48 +155,78 @@ struct PatternParser {
         throw error("the regex of this parameter is not closed; add \")\"", open)
     }
 
+    /// The path from `start` as written, when it has no optional group and no regex (no
+    /// parentheses): most patterns, which need no expansion.
+    func plainPath(from start: Int) -> ArraySlice<UInt8>? {
+        let path = bytes[start...]
+        return path.contains(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ")") }) ? nil : path
+    }
+
     /// Splits an expanded path into segments.
-    func segments(of path: ExpandedPath) throws(PatternSyntaxError) -> [(segment: PatternSegment, offset: Int)] {
-        let b = path.bytes
-        guard !b.isEmpty else { return [] }
-        guard b[0] == Bytes.slash else {
-            throw error("the path must start with \"/\"", path.offsets[0])
+    /// - Parameter first: A segment that goes before the path's own (the host read as a path).
+    func segments(of path: ExpandedPath, after first: (segment: PatternSegment, offset: Int)? = nil) throws(PatternSyntaxError) -> [(segment: PatternSegment, offset: Int)] {
+        try segments(path.bytes[...], offset: { path.offsets[$0] }, after: first)
+    }
+
+    /// Splits a path of ``plainPath(from:)`` into segments.
+    func segments(ofPlain path: ArraySlice<UInt8>, after first: (segment: PatternSegment, offset: Int)? = nil) throws(PatternSyntaxError) -> [(segment: PatternSegment, offset: Int)] {
+        try segments(path, offset: { $0 }, after: first)
+    }
+
+    /// Splits `b` into segments; `offset` maps an index of `b` to an offset in the pattern.
+    private func segments(
+        _ b: ArraySlice<UInt8>, offset: (Int) -> Int, after first: (segment: PatternSegment, offset: Int)?
+    ) throws(PatternSyntaxError) -> [(segment: PatternSegment, offset: Int)] {
+        var segments: [(segment: PatternSegment, offset: Int)] = []
+        segments.reserveCapacity(8)
+        if let first { segments.append(first) }
+        guard let head = b.first else { return segments }
+        guard head == Bytes.slash else {
+            throw error("the path must start with \"/\"", offset(b.startIndex))
         }
-        // Split on "/" outside regex parentheses.
-        var pieces: [Range<Int>] = []
-        var start = 1
+        // Split on "/" outside regex parentheses; each piece is read as it is found.
+        func read(_ piece: Range<Int>) throws(PatternSyntaxError) {
+            let at = piece.isEmpty ? offset(piece.lowerBound - 1) : offset(piece.lowerBound)
+            guard !piece.isEmpty else {
+                throw error("empty segment (\"//\"); remove the extra \"/\"", at)
+            }
+            segments.append((try segment(b[piece], at: at), at))
+        }
+        var start = b.startIndex + 1
         var depth = 0
-        var i = 1
-        while i < b.count {
+        var i = start
+        while i < b.endIndex {
             switch b[i] {
             case UInt8(ascii: "\\"): i += 1
             case UInt8(ascii: "("): depth += 1
             case UInt8(ascii: ")"): depth -= 1
             case Bytes.slash where depth == 0:
-                pieces.append(start..<i)
+                try read(start..<i)
                 start = i + 1
             default: break
             }
             i += 1
         }
-        pieces.append(start..<b.count)
-        if pieces.count > 0, pieces[pieces.count - 1].isEmpty { pieces.removeLast() }  // trailing "/"
-        var segments: [(segment: PatternSegment, offset: Int)] = []
-        for piece in pieces {
-            let offset = piece.isEmpty ? path.offsets[piece.lowerBound - 1] : path.offsets[piece.lowerBound]
-            guard !piece.isEmpty else {
-                throw error("empty segment (\"//\"); remove the extra \"/\"", offset)
-            }
-            segments.append((try segment(String(decoding: b[piece], as: UTF8.self), at: offset), offset))
-        }
+        if start < b.endIndex { try read(start..<b.endIndex) }  // else a trailing "/"
         return segments
     }
 
     /// Reads one segment: `*`, `**`, `:name`, `:name(regex)` or a constant.
     func segment(_ text: String, at offset: Int) throws(PatternSyntaxError) -> PatternSegment {
-        if text == "*" { return .wildcard }
-        if text == "**" { return .catchAll }
-        let b = Array(text.utf8)
+        try segment(Array(text.utf8)[...], at: offset)
+    }
+
+    /// Reads one segment from its bytes (a slice of an expanded path).
+    private func segment(_ slice: ArraySlice<UInt8>, at offset: Int) throws(PatternSyntaxError) -> PatternSegment {
+        if slice.count == 1 || slice.count == 2, slice.allSatisfy({ $0 == UInt8(ascii: "*") }) {
+            return slice.count == 1 ? .wildcard : .catchAll
+        }
+        // A constant without escapes, the common case, is its own text (the bytes come
+        // from a `String` split at ASCII bytes, so they are UTF-8).
+        if slice.first != Bytes.colon, !slice.contains(where: Self.needsReading) {
+            return .constant(String(decoding: slice, as: UTF8.self))
+        }
+        let b = Array(slice)
         if b.first == Bytes.colon {
             var i = 1
             while i < b.count, Self.isIdentifierByte(b[i]) { i += 1 }
@@ -209,7 +254,7 @@ struct PatternParser {
         }
         if let problem {
             let what = problem.problem == .invalidEscape ? "invalid percent-escape" : "percent-escapes that are not UTF-8"
-            throw error("\(what) in \"\(text)\"", offset + problem.offset)
+            throw error("\(what) in \"\(String(decoding: b, as: UTF8.self))\"", offset + problem.offset)
         }
         return .constant(b.withUnsafeBufferPointer { PercentDecoding.decodedString($0, plusAsSpace: false) })
     }

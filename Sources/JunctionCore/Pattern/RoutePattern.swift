@@ -35,26 +35,42 @@ struct RoutePattern: Sendable, Hashable {
         }
         self.scheme = scheme
         self.host = host
+        // The host read as a path is the same first segment in every expansion.
+        let hostOffset = parser.hostOffset
+        func hostPart() throws(PatternSyntaxError) -> (segment: PatternSegment, offset: Int)? {
+            guard let hostSegment else { return nil }
+            return (try parser.segment(hostSegment, at: hostOffset), hostOffset)
+        }
+        if let path = parser.plainPath(from: pathStart) {
+            expansions = [try Self.checked(parser.segments(ofPlain: path, after: hostPart()))]
+            return
+        }
         let paths = try parser.expandGroups(from: pathStart)
+        let first = try hostPart()
         var expansions: [[PatternSegment]] = []
+        expansions.reserveCapacity(paths.count)
         for path in paths {
-            var segments: [(segment: PatternSegment, offset: Int)] = []
-            if let hostSegment {
-                segments.append((try parser.segment(hostSegment, at: parser.hostOffset), parser.hostOffset))
-            }
-            segments += try parser.segments(of: path)
-            if let index = segments.firstIndex(where: { $0.segment == .catchAll }), index != segments.count - 1 {
-                throw PatternSyntaxError(message: "\"**\" must be the last segment; use \"*\" for one segment in the middle", offset: segments[index].offset)
-            }
-            var seen = Set<String>()
-            for (segment, offset) in segments {
-                if case .parameter(let name, _) = segment, !seen.insert(name).inserted {
-                    throw PatternSyntaxError(message: "parameter \"\(name)\" appears twice; give each parameter its own name", offset: offset)
-                }
-            }
-            expansions.append(segments.map(\.segment))
+            expansions.append(try Self.checked(parser.segments(of: path, after: first)))
         }
         self.expansions = expansions
+    }
+
+    /// The segments of one expansion, once `**` is known to be last and no parameter
+    /// name to repeat.
+    private static func checked(_ segments: [(segment: PatternSegment, offset: Int)]) throws(PatternSyntaxError) -> [PatternSegment] {
+        if let index = segments.firstIndex(where: { $0.segment == .catchAll }), index != segments.count - 1 {
+            throw PatternSyntaxError(message: "\"**\" must be the last segment; use \"*\" for one segment in the middle", offset: segments[index].offset)
+        }
+        // Patterns have a handful of parameters: a linear scan beats hashing.
+        var names: [String] = []
+        for (segment, offset) in segments {
+            guard case .parameter(let name, _) = segment else { continue }
+            if names.contains(name) {
+                throw PatternSyntaxError(message: "parameter \"\(name)\" appears twice; give each parameter its own name", offset: offset)
+            }
+            names.append(name)
+        }
+        return segments.map(\.segment)
     }
 
     /// Names of the captured parameters, in the order of the longest expansion.

@@ -14,7 +14,14 @@ public enum HostAsPath: String, Sendable, Hashable, CaseIterable {
 
     /// Whether `host`, a registered name as written in a pattern, is read as a path segment.
     func treatsAsPath(_ host: String) -> Bool {
-        Array(host.lowercased().utf8).withUnsafeBufferPointer(treatsAsPath)
+        var host = host
+        // An ASCII host is lower-cased byte by byte, without Unicode case mapping.
+        let ascii: Bool? = host.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            guard Bytes.containsUppercaseASCII(bytes) else { return treatsAsPath(bytes) }
+            return bytes.map(Bytes.lowercased).withUnsafeBufferPointer(treatsAsPath)
+        }
+        return ascii ?? Array(host.lowercased().utf8).withUnsafeBufferPointer(treatsAsPath)
     }
 
     /// Whether `host`, a lower-cased registered name, is read as a path segment.

@@ -27,11 +27,12 @@ public struct RouteTable: Sendable {
     var trie: RouteTrie { storage.fields.trie }
     private var indexByName: [String: Int] { storage.fields.indexByName }
 
-    init(options: RouteTableOptions, routes: [Route], patterns: [RoutePattern]) {
+    /// - Parameter indexByName: Each route's index by its name (names are unique).
+    init(options: RouteTableOptions, routes: [Route], patterns: [RoutePattern], indexByName: [String: Int]) {
         storage = CopyOnWrite(Fields(
             options: options, routes: routes,
-            trie: RouteTrie(routes: Array(zip(routes, patterns)), caseSensitive: options.caseSensitive),
-            indexByName: Dictionary(routes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })))
+            trie: RouteTrie(routes: routes, patterns: patterns, caseSensitive: options.caseSensitive),
+            indexByName: indexByName))
     }
 
     /// Validates and compiles routes.
@@ -58,6 +59,13 @@ public struct RouteTable: Sendable {
             for case .parameter(let name, _) in expansion where !names.contains(name) { names.append(name) }
         }
         return names
+    }
+
+    /// The index in ``routes`` of the route called `name`, or `nil`.
+    /// - Parameter name: A route name.
+    /// - Returns: The index.
+    package func index(ofRouteNamed name: String) -> Int? {
+        indexByName[name]
     }
 
     /// The route called `name`, or `nil`.

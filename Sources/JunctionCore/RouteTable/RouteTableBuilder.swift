@@ -32,19 +32,22 @@ public struct RouteTableBuilder: Sendable {
     public func build() throws(RouteTableError) -> RouteTable {
         var diagnostics: [Diagnostic] = []
         var patterns: [RoutePattern] = []
-        var firstByName: [String: Route] = [:]
-        var firstByShape: [[String]: (route: Route, index: Int)] = [:]
+        patterns.reserveCapacity(routes.count)
+        var indexByName: [String: Int] = [:]
+        indexByName.reserveCapacity(routes.count)
+        var firstByShape: [PatternShape: Int] = [:]
+        firstByShape.reserveCapacity(routes.count)
 
         for (routeIndex, route) in routes.enumerated() {
             func report(_ message: String, at location: SourceLocation? = nil) {
                 diagnostics.append(Diagnostic(.error, message, at: location ?? route.location, route: route.name))
             }
-            if route.name.isEmpty || route.name.unicodeScalars.contains(where: \.properties.isWhitespace) {
+            if !Self.isValidName(route.name) {
                 report("route name \"\(route.name)\" must be non-empty and without spaces")
-            } else if let first = firstByName[route.name] {
-                report("duplicate route name \"\(route.name)\" (first declared at \(first.location?.description ?? "an earlier route")); rename one")
+            } else if let first = indexByName[route.name] {
+                report("duplicate route name \"\(route.name)\" (first declared at \(routes[first].location?.description ?? "an earlier route")); rename one")
             } else {
-                firstByName[route.name] = route
+                indexByName[route.name] = routeIndex
             }
             checkParameters(of: route, report: report)
 
@@ -58,20 +61,36 @@ public struct RouteTableBuilder: Sendable {
             patterns.append(pattern)
             for expansion in pattern.expansions {
                 let shape = normalisedShape(pattern, expansion, route)
-                if let first = firstByShape[shape] {
-                    if first.index == routeIndex {
+                if let firstIndex = firstByShape[shape] {
+                    if firstIndex == routeIndex {
                         report("the optional groups of \"\(route.pattern)\" expand to the same pattern twice; make the groups distinct", at: route.patternLocation)
                     } else {
+                        let first = routes[firstIndex]
                         let variant = pattern.expansions.count > 1 ? " (one of its optional-group expansions)" : ""
-                        report("pattern \"\(route.pattern)\"\(variant) is the same as route \"\(first.route.name)\"'s \"\(first.route.pattern)\"\(first.route.patternLocation.map { " at \($0)" } ?? ""); only one of them could ever match — remove one or make them differ", at: route.patternLocation)
+                        report("pattern \"\(route.pattern)\"\(variant) is the same as route \"\(first.name)\"'s \"\(first.pattern)\"\(first.patternLocation.map { " at \($0)" } ?? ""); only one of them could ever match — remove one or make them differ", at: route.patternLocation)
                     }
                     break
                 }
-                firstByShape[shape] = (route, routeIndex)
+                firstByShape[shape] = routeIndex
             }
         }
         guard diagnostics.isEmpty else { throw RouteTableError(diagnostics) }
-        return RouteTable(options: options, routes: routes, patterns: patterns)
+        return RouteTable(options: options, routes: routes, patterns: patterns, indexByName: indexByName)
+    }
+
+    /// Whether `name` is non-empty and has no white space (Unicode's `White_Space`).
+    private static func isValidName(_ name: String) -> Bool {
+        guard !name.isEmpty else { return false }
+        var name = name
+        // Names are ASCII in practice: their bytes answer without Unicode property lookups.
+        let ascii: Bool? = name.withUTF8 { bytes in
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                if byte == UInt8(ascii: " ") || (byte >= 0x09 && byte <= 0x0D) { return false }
+            }
+            return true
+        }
+        return ascii ?? !name.unicodeScalars.contains(where: \.properties.isWhitespace)
     }
 
     private func checkParameters(of route: Route, report: (String, SourceLocation?) -> Void) {
@@ -91,21 +110,19 @@ public struct RouteTableBuilder: Sendable {
         }
     }
 
-    /// The pattern with parameter names erased and constants folded as the table compares
-    /// them: two routes with the same shape could never both be reached.
-    private func normalisedShape(_ pattern: RoutePattern, _ expansion: [PatternSegment], _ route: Route) -> [String] {
-        var shape = [pattern.scheme.map { "scheme " + $0 } ?? "global", pattern.host.map { "host " + $0 } ?? "no host"]
+    /// The shape the table compares `expansion` of `pattern` by.
+    private func normalisedShape(_ pattern: RoutePattern, _ expansion: [PatternSegment], _ route: Route) -> PatternShape {
+        var shape = PatternShape(scheme: pattern.scheme, host: pattern.host)
         for segment in expansion {
             switch segment {
             case .constant(let text):
-                shape.append("=" + (options.caseSensitive ? text : text.lowercased()))
+                shape.appendConstant(options.caseSensitive ? text : text.lowercased())
             case .parameter(let name, let regex):
-                let type = route.parameter(named: name)?.type ?? .string
-                shape.append(":" + type.rawValue + (regex.map { "(\($0))" } ?? ""))
+                shape.appendParameter(route.parameter(named: name)?.type ?? .string, regex: regex)
             case .wildcard:
-                shape.append("*")
+                shape.appendWildcard()
             case .catchAll:
-                shape.append("**")
+                shape.appendCatchAll()
             }
         }
         return shape

@@ -24,7 +24,7 @@ struct RouteTableLoader {
         }
         var sawRoutes = false
         for (key, value) in yaml.pairs(of: document) {
-            switch key.string {
+            switch YAMLReader.keyText(key) {
             case "options":
                 options = readOptions(value)
             case "routes":
@@ -47,7 +47,7 @@ struct RouteTableLoader {
         var options = RouteTableOptions()
         guard let map = yaml.mapping(node, "options") else { return options }
         for (key, value) in yaml.pairs(of: map) {
-            switch key.string {
+            switch YAMLReader.keyText(key) {
             case "hostAsPath":
                 let text = value.scalar?.string ?? ""
                 if let mode = HostAsPath(rawValue: text) {
@@ -76,7 +76,7 @@ struct RouteTableLoader {
         var route = Route(name: "", pattern: "")
         var target: String?
         for (key, value) in yaml.pairs(of: map) {
-            switch key.string {
+            switch YAMLReader.keyText(key) {
             case "name": name = yaml.string(value, "name")
             case "pattern":
                 pattern = yaml.string(value, "pattern")
@@ -132,7 +132,7 @@ struct RouteTableLoader {
             guard let fields = yaml.mapping(value, "parameter \"\(name)\"") else { continue }
             var defaultNode: Node?
             for (field, fieldValue) in yaml.pairs(of: fields) {
-                switch field.string {
+                switch YAMLReader.keyText(field) {
                 case "type":
                     if let type = parameterType(fieldValue.scalar?.string ?? "", fieldValue.mark) { declaration.type = type }
                 case "required": if let flag = yaml.bool(fieldValue, "required") { declaration.isRequired = flag }

@@ -54,10 +54,10 @@ public struct RuleBundle: Sendable {
         func inside(_ name: String) -> String { directory.hasSuffix("/") ? directory + name : directory + "/" + name }
         var problems: [Diagnostic] = []
 
-        /// The file's text, or `nil` with a diagnostic.
-        func text(at path: String) -> String? {
+        /// The file's text, or `nil` with a diagnostic in `list`.
+        func text(at path: String, into list: inout [Diagnostic]) -> String? {
             guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                problems.append(Diagnostic(.error, "cannot read the file as UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1)))
+                list.append(Diagnostic(.error, "cannot read the file as UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1)))
                 return nil
             }
             return text
@@ -67,10 +67,28 @@ public struct RuleBundle: Sendable {
             for name in names {
                 let path = inside(name)
                 guard FileManager.default.fileExists(atPath: path) else { continue }
-                return text(at: path).map { (path, $0) }
+                return text(at: path, into: &problems).map { (path, $0) }
             }
             problems.append(Diagnostic(.error, "the bundle has no \(names.joined(separator: " or ")) (\(what))", at: SourceLocation(file: directory, line: 1, column: 1)))
             return nil
+        }
+
+        // The rules compile on a thread of their own while this one reads the manifest,
+        // the route table and the tests: they need none of those, and each is a good part
+        // of the load. Problems are still listed in the order of the files.
+        var sources: [RuleSource] = []
+        var sourceProblems: [Diagnostic] = []
+        let listing = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in listing.filter({ $0.hasSuffix(".lua") }).sorted() {
+            if let source = text(at: inside(name), into: &sourceProblems) {
+                sources.append(RuleSource(name: name, text: source))
+            }
+        }
+        let compiledSources = sources
+        let compiling = BackgroundWork { () -> Result<RuleEnginePool, LuaError> in
+            Result { () throws(LuaError) in
+                try RuleEnginePool(sources: compiledSources, limits: limits, logger: logger, coverage: coverage)
+            }
         }
 
         var manifest: BundleManifest?
@@ -81,14 +99,8 @@ public struct RuleBundle: Sendable {
         if let (path, text) = read(["routes.yaml", "routes.yml", "routes.json"], what: "its route table") {
             do { routes = try RouteTable.load(text: text, file: path) } catch { problems += error.diagnostics }
         }
+        problems += sourceProblems
 
-        var sources: [RuleSource] = []
-        let listing = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for name in listing.filter({ $0.hasSuffix(".lua") }).sorted() {
-            if let source = text(at: inside(name)) {
-                sources.append(RuleSource(name: name, text: source))
-            }
-        }
         let testsFolder = inside("tests")
         let testFiles = ((try? FileManager.default.contentsOfDirectory(atPath: testsFolder)) ?? [])
             .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
@@ -96,14 +108,15 @@ public struct RuleBundle: Sendable {
 
         var tests: [RuleTestCase] = []
         for path in testFiles {
-            guard let source = text(at: path) else { continue }
+            guard let source = text(at: path, into: &problems) else { continue }
             do { tests += try RuleTestCase.load(text: source, file: path) } catch { problems += error.diagnostics }
         }
 
         var engines: RuleEnginePool?
-        do {
-            engines = try RuleEnginePool(sources: sources, limits: limits, logger: logger, coverage: coverage)
-        } catch {
+        switch compiling.wait() {
+        case .success(let pool):
+            engines = pool
+        case .failure(let error):
             let line = error.line ?? 1
             let file = inside(error.chunkName)
             problems.append(Diagnostic(.error, "\(error.message) [\(error.code)]", at: SourceLocation(file: file, line: line, column: 1)))

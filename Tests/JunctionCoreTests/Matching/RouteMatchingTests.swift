@@ -245,6 +245,42 @@ import Testing
         try table.expect(row)
     }
 
+    /// A pattern's host is read like a URL's: case-insensitively, in the pattern too.
+    @Test(arguments: [
+        MatchCase("myapp://localhost/a", "upperLocal"),
+        MatchCase("MYAPP://LOCALHOST/a", "upperLocal"),
+        MatchCase("myapp://other/b", "upperScheme"),
+        MatchCase("https://m.example.com/c", "upperOrigin"),
+        MatchCase("myapp://café/d", "accented"),
+    ])
+    func readsUpperCaseHostsInPatternsLikeURLHosts(_ row: MatchCase) throws {
+        let table = try RouteTable.make([
+            ("upperLocal", "myapp://LocalHost/a"),
+            ("upperScheme", "MyApp://other/b"),
+            ("upperOrigin", "https://M.Example.COM/c"),
+            ("accented", "myapp://café/d"),
+        ])
+        try table.expect(row)
+    }
+
+    /// Constants are compared as bytes: precomposed "é" and "e" + U+0301 are canonically
+    /// equivalent `String`s but different segments.
+    @Test(arguments: [
+        MatchCase("myapp://caf%C3%A9", "precomposed"),
+        MatchCase("myapp://cafe%CC%81", "combining"),
+        MatchCase("myapp://x/caf%C3%A9/y", "precomposedInside"),
+        MatchCase("myapp://x/cafe%CC%81/y", "combiningInside"),
+    ])
+    func keepsCanonicallyEquivalentConstantsApart(_ row: MatchCase) throws {
+        let table = try RouteTable.make([
+            ("precomposed", "/caf%C3%A9"),
+            ("combining", "/cafe%CC%81"),
+            ("precomposedInside", "/x/caf%C3%A9/y"),
+            ("combiningInside", "/x/cafe%CC%81/y"),
+        ])
+        try table.expect(row)
+    }
+
     @Test func prefersTheSchemesOwnRouteOverAGlobalOne() throws {
         let table = try RouteTable(routes: [
             Route(name: "global", pattern: "/user/:id", priority: 100),

@@ -79,6 +79,7 @@ import Testing
         ("routes:\n  - name: a\n    pattern: /a/b)", "t.yaml:3:18: error: invalid pattern \"/a/b)\": unbalanced \")\"; an optional group is written \"(/segment)\""),
         ("routes:\n  - name: a\n    pattern: myapp://u@h/x", "t.yaml:3:23: error: invalid pattern \"myapp://u@h/x\": a pattern names a scheme, a host and a path; remove the userinfo, port, query or fragment"),
         ("routes:\n  - name: a b\n    pattern: /a", "t.yaml:2:5: error: route name \"a b\" must be non-empty and without spaces"),
+        ("routes:\n  - name: a\n    pattern: /a\n    groups: [x, {y: z}]", "t.yaml:4:17: error: each of groups must be text"),
     ])
     func explainsEachKindOfMistake(_ text: String, _ expected: String) {
         let error = #expect(throws: RouteTableError.self) { try RouteTable.load(text: text, file: "t.yaml") }
@@ -118,6 +119,44 @@ import Testing
             try RouteTable.load(text: "routes:\n  - name: a\n    pattern: /a/:n(a{2,1})", file: "t.yaml")
         }
         #expect(error?.diagnostics.first?.description.hasPrefix("t.yaml:3:19: error: invalid pattern \"/a/:n(a{2,1})\": regex \"a{2,1}\" of parameter \"n\" does not compile") == true)
+    }
+
+    /// Patterns that differ only where the table's comparison of shapes could blur them:
+    /// `*` `*` is not `**`, a regex is part of the shape, constants are compared as bytes
+    /// (precomposed "é" and "e" + U+0301 are different segments).
+    @Test(arguments: [
+        ["/a/*/*", "/a/**"], ["/a/:x", "/a/:y([0-9]+)"], ["/a/:x([0-9]+)", "/a/:y([0-9]*)"], ["/a/:x", "/a/x"],
+        ["/caf%C3%A9", "/cafe%CC%81"], ["myapp://a/b", "/a/b"], ["https://x.com/a", "https://y.com/a"], ["/a/b c", "/a/b/c"],
+    ])
+    func acceptsPatternsOfDifferentShapes(_ patterns: [String]) throws {
+        let table = try RouteTable(routes: patterns.enumerated().map { Route(name: "r\($0)", pattern: $1) })
+        #expect(table.routes.count == patterns.count)
+    }
+
+    @Test(arguments: [
+        ["/a/:x", "/a/:y"], ["/a/*/**", "/a/*/**/"], ["myapp://a/b", "MYAPP://a/b"], ["/a/:x(\\d+)", "/a/:y(\\d+)"],
+    ])
+    func refusesPatternsOfOneShape(_ patterns: [String]) {
+        let error = #expect(throws: RouteTableError.self) {
+            try RouteTable(routes: patterns.enumerated().map { Route(name: "r\($0)", pattern: $1) })
+        }
+        #expect(error?.diagnostics.count == 1)
+        #expect(error?.diagnostics.first?.message.contains("is the same as route \"r0\"") == true)
+    }
+
+    /// Names are checked byte by byte when ASCII and by Unicode's White_Space otherwise.
+    @Test(arguments: [
+        ("a b", false), ("a\tb", false), ("a\nb", false), ("a\u{0B}b", false), ("a\u{0C}b", false), ("a\rb", false),
+        ("a\u{A0}b", false), ("a\u{2003}b", false), ("a\u{3000}b", false), ("", false),
+        ("a.b", true), ("a\u{1F}b", true), ("用户.主页", true), ("café", true),
+    ])
+    func refusesRouteNamesWithWhiteSpace(_ name: String, _ isValid: Bool) {
+        let result = Result { () throws(RouteTableError) in try RouteTable(routes: [Route(name: name, pattern: "/a")]) }
+        if isValid {
+            #expect((try? result.get())?.route(named: name) != nil, "\(name.debugDescription)")
+        } else {
+            #expect(throws: RouteTableError.self, "\(name.debugDescription)") { try result.get() }
+        }
     }
 
     @Test func buildsFromCodeWithRouteNamesInErrors() {
