@@ -10,8 +10,8 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: """
             Launch, a login-gated push link (gate → login → resume), the address picker returning \
             its choice, capture → edit → publish and back to before capture, an H5 page invoking \
-            the native share action, the H5 degrade of a crashing page, and an old version's \
-            unknown push link sent to the upgrade page. The output is deterministic. Exit status \
+            the native share action, the H5 degrade of a crashing page, a Flutter page, and an old \
+            version's unknown push link sent to the upgrade page. The output is deterministic. Exit status \
             2 when the bundle does not load.
             """
     )

@@ -17,7 +17,8 @@ import Testing
             "presenter: pop to moments #3, removing video.publish #7, video.edit #6, video.capture #5",
             "… invoke returned {\"shared\":\"Big sale!\",\"via\":\"wechat\"}",
             "https dispatcher: a web view for https://m.shop.example.com/orders/AB123456",
-            "stack: home #1 “Home” › moments #3 “Moment 7” › upgrade #10 “Please update the app (link: myapp://newfeature/x)”",
+            "stack: home #1 “Home” › moments #3 “Moment 7” › upgrade #11 “Please update the app (link: myapp://newfeature/x)”",
+            "flutter dispatcher: a Flutter view for flutter://moments/feed?tab=friends",
             "none more than once",
         ] {
             #expect(output.contains(line), "missing: \(line)")

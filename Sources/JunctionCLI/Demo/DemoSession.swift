@@ -94,6 +94,12 @@ final class DemoSession {
             router.back()
         }
 
+        await section("A page of the Flutter module opens in the Flutter engine") {
+            await open("flutter://moments/feed?tab=friends", opener: "moments")
+            note("the user leaves the Flutter page")
+            router.back()
+        }
+
         await section("An old app version gets a push link to a route it does not know") {
             router.context = ContextSnapshot(Self.member.merging(["app_version": "4.9.0"]) { $1 })
             await open("myapp://newfeature/x", source: .push, opener: "push handler")

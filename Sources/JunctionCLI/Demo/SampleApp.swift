@@ -22,7 +22,7 @@ final class SampleApp {
             return .page(SamplePage(title: "Web: \(handOver.url)"))
         }
         router.register(dispatcher: "flutter") { handOver in
-            record("flutter dispatcher: \(handOver.url)")
+            record("flutter dispatcher: a Flutter view for \(handOver.url)")
             return .page(SamplePage(title: "Flutter: \(handOver.url)"))
         }
     }
