@@ -6,6 +6,7 @@ public struct PageID: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     init(_ rawValue: Int) { self.rawValue = rawValue }
 
+    /// Earlier pages first: identities increase in opening order.
     public static func < (lhs: PageID, rhs: PageID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// `#3`.
