@@ -1,4 +1,3 @@
-
 extension BundleManifest {
     /// Reads a manifest from YAML or JSON text.
     /// - Parameters:

@@ -174,27 +174,36 @@ struct YAMLComposer {
     private static func duplicateKeys(in pairs: [YAMLNode.Pair]) -> (keys: [String], first: YAMLMark)? {
         guard pairs.count > 1 else { return nil }
         var repeated: [String: YAMLMark] = [:]  // text → where it first appears
-        // Most mappings are a handful of keys: comparing each with those before it
-        // beats hashing them; a long one is hashed.
-        var seen: [String: Int] = [:]
-        for index in pairs.indices {
-            guard let key = pairs[index].key.scalar else { continue }
-            let earlier: Int?
-            if pairs.count <= 16 {
-                earlier = pairs[..<index].firstIndex { $0.key.scalar.map { sameKey($0, key) } ?? false }
-            } else {
-                let identity = resolvedTag(key) + "\u{0}" + key.text
-                earlier = seen[identity]
-                if earlier == nil { seen[identity] = index }
+        if pairs.count <= 16 {
+            // Most mappings are a handful of keys: comparing each with those before it
+            // beats hashing them.
+            for index in 1..<pairs.count {
+                guard case .scalar(let key) = pairs[index].key.content, repeated.isEmpty || repeated[key.text] == nil else { continue }
+                for earlier in 0..<index {
+                    guard case .scalar(let other) = pairs[earlier].key.content, sameKey(other, key) else { continue }
+                    repeated[key.text] = pairs[earlier].key.mark
+                    break
+                }
             }
-            if let earlier, repeated[key.text] == nil { repeated[key.text] = pairs[earlier].key.mark }
+        } else {
+            var seen: [String: Int] = [:]  // tag and text → the first pair with them
+            for index in pairs.indices {
+                guard case .scalar(let key) = pairs[index].key.content else { continue }
+                let identity = resolvedTag(key) + "\u{0}" + key.text
+                if let earlier = seen[identity] {
+                    if repeated[key.text] == nil { repeated[key.text] = pairs[earlier].key.mark }
+                } else {
+                    seen[identity] = index
+                }
+            }
         }
-        guard let first = repeated.keys.min() else { return nil }
+        guard !repeated.isEmpty, let first = repeated.keys.min() else { return nil }
         return (repeated.keys.sorted(), repeated[first]!)
     }
 
     private static func sameKey(_ a: YAMLScalar, _ b: YAMLScalar) -> Bool {
-        a.text == b.text && (a.tag == b.tag || resolvedTag(a) == resolvedTag(b))
+        // Lengths first: most keys of a mapping differ in length, and that costs no compare.
+        a.text.utf8.count == b.text.utf8.count && a.text == b.text && (a.tag == b.tag || resolvedTag(a) == resolvedTag(b))
     }
 
     /// An untagged (or `!`) scalar is a string: the readers type plain text themselves.
