@@ -20,7 +20,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
@@ -30,17 +29,20 @@ let package = Package(
             pkgConfig: "lua5.4",
             providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
         ),
+        // The system libyaml (Debian: libyaml-dev), read through its event API.
+        .systemLibrary(
+            name: "CLibYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
         .target(
             name: "JunctionCore",
-            dependencies: [.product(name: "Yams", package: "Yams")],
+            dependencies: ["CLibYAML"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "JunctionLua",
-            dependencies: [
-                "CLua", "JunctionCore", .product(name: "Logging", package: "swift-log"),
-                .product(name: "Yams", package: "Yams"),
-            ],
+            dependencies: ["CLua", "JunctionCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .target(

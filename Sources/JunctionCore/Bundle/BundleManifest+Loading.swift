@@ -1,5 +1,3 @@
-internal import Yams
-
 extension BundleManifest {
     /// Reads a manifest from YAML or JSON text.
     /// - Parameters:
@@ -20,7 +18,7 @@ extension BundleManifest {
         var version: BundleVersion?
         var manifest = BundleManifest(name: "", version: .integer(0))
         for (key, value) in yaml.pairs(of: map) {
-            switch key.string {
+            switch key.text {
             case "name":
                 guard let text = yaml.string(value, "name") else { continue }
                 if !text.isEmpty, text.utf8.allSatisfy({ Bytes.isAlpha($0) || Bytes.isDigit($0) || "._-".utf8.contains($0) }) {
@@ -45,7 +43,7 @@ extension BundleManifest {
             case "description":
                 manifest.description = yaml.string(value, "description")
             case "on_error":
-                let text = value.scalar?.string ?? ""
+                let text = value.scalar?.text ?? ""
                 if let policy = RuleErrorPolicy(rawValue: text) {
                     manifest.onError = policy
                 } else {

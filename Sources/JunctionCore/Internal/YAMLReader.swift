@@ -1,5 +1,3 @@
-internal import Foundation
-package import Yams
 
 /// Reads a YAML or JSON configuration document (JSON is read as the YAML it is) and
 /// collects every problem as a `FILE:LINE:COLUMN` diagnostic. Shared by the loaders of
@@ -22,27 +20,18 @@ package struct YAMLReader {
     }
 
     /// Parses `text`; `nil` (with a diagnostic, or for an empty document) when it cannot be read.
-    package mutating func compose(_ text: String) -> Node? {
+    package mutating func compose(_ text: String) -> YAMLNode? {
         guard text.utf8.count <= Self.maximumFileSize else {
             error("file is larger than \(Self.maximumFileSize >> 20) MiB; \(document) should be far smaller", nil)
             return nil
         }
-        if let (line, column) = YAMLAliasScanner.firstAlias(in: text) {
-            diagnostics.append(Diagnostic(.error, "YAML aliases (\"*name\") are not allowed in \(document); write the value out (and quote text that starts with \"*\")", at: SourceLocation(file: file, line: line, column: column)))
+        var composer = YAMLComposer(document: document, maximumNodes: Self.maximumNodes)
+        let root = composer.compose(text)
+        if let problem = composer.problem {
+            error(problem.message, problem.mark)
             return nil
         }
-        do {
-            // The basic resolver tags every plain scalar as text: the readers type what
-            // they read themselves (core-schema rules, see `plainScalar`), and Yams skips
-            // a regular-expression match per scalar. The encoding is named: Yams' default
-            // reads the whole process environment on every call.
-            return try Yams.compose(yaml: text, .basic, .default, .utf8)
-        } catch let yaml as YamlError {
-            reportSyntax(yaml)
-        } catch {
-            self.error("cannot read as YAML or JSON: \(error)", nil)
-        }
-        return nil
+        return root
     }
 
     package mutating func visit() -> Bool {
@@ -55,60 +44,58 @@ package struct YAMLReader {
         let before = nodesVisited
         nodesVisited += count
         if before < Self.maximumNodes, nodesVisited >= Self.maximumNodes {
-            error("the document expands to more than \(Self.maximumNodes) nodes (YAML aliases?); \(document) should be far smaller", nil)
+            error("the document expands to more than \(Self.maximumNodes) nodes; \(document) should be far smaller", nil)
         }
         return max(0, min(count, Self.maximumNodes - 1 - before))
     }
 
-    /// The pairs of a mapping (Yams has refused duplicate keys already), counted
+    /// The pairs of a mapping (the composer has refused duplicate keys already), counted
     /// against the node budget.
-    package mutating func pairs(of map: Node.Mapping) -> YAMLPairs {
-        YAMLPairs(map, count: visit(count: map.count))
+    package mutating func pairs(of map: [YAMLNode.Pair]) -> ArraySlice<YAMLNode.Pair> {
+        map.prefix(visit(count: map.count))
     }
 
-    /// The text of a mapping key: `key.string`, without Yams' constructor lookup for the
-    /// common case of a scalar.
-    package static func keyText(_ key: Node) -> String? {
-        if case .scalar(let scalar) = key { return scalar.string }
-        return key.string
+    /// The text of a mapping key, or `nil` for a collection.
+    package static func keyText(_ key: YAMLNode) -> String? {
+        key.text
     }
 
-    package mutating func mapping(_ node: Node, _ what: String) -> Node.Mapping? {
+    package mutating func mapping(_ node: YAMLNode, _ what: String) -> [YAMLNode.Pair]? {
         if let map = node.mapping { return map }
         error("\(what) must be a mapping of keys to values", node.mark)
         return nil
     }
 
-    package mutating func sequence(_ node: Node, _ what: String) -> Node.Sequence? {
+    package mutating func sequence(_ node: YAMLNode, _ what: String) -> [YAMLNode]? {
         if let list = node.sequence { return list }
         error("\(what) must be a list (\"- …\" items)", node.mark)
         return nil
     }
 
-    package mutating func string(_ node: Node, _ what: String) -> String? {
-        if let scalar = node.scalar { return scalar.string }
+    package mutating func string(_ node: YAMLNode, _ what: String) -> String? {
+        if let scalar = node.scalar { return scalar.text }
         error("\(what) must be text", node.mark)
         return nil
     }
 
-    package mutating func strings(_ node: Node, _ what: String) -> [String] {
-        if let scalar = node.scalar { return [scalar.string] }
+    package mutating func strings(_ node: YAMLNode, _ what: String) -> [String] {
+        if let scalar = node.scalar { return [scalar.text] }
         guard let list = sequence(node, what) else { return [] }
         return list.compactMap { item in
             // The message is formatted only for an item that is not text.
-            if let scalar = item.scalar { return scalar.string }
+            if let scalar = item.scalar { return scalar.text }
             return string(item, "each of \(what)")
         }
     }
 
-    package mutating func int(_ node: Node, _ what: String) -> Int? {
-        if let text = node.scalar?.string, let number = Int(text) { return number }
+    package mutating func int(_ node: YAMLNode, _ what: String) -> Int? {
+        if let text = node.scalar?.text, let number = Int(text) { return number }
         error("\(what) must be an integer", node.mark)
         return nil
     }
 
-    package mutating func bool(_ node: Node, _ what: String) -> Bool? {
-        switch node.scalar?.string {
+    package mutating func bool(_ node: YAMLNode, _ what: String) -> Bool? {
+        switch node.scalar?.text {
         case "true": return true
         case "false": return false
         default:
@@ -117,14 +104,14 @@ package struct YAMLReader {
         }
     }
 
-    package mutating func unknownKey(_ key: Node, allowed: [String], in what: String) {
-        let text = key.scalar?.string ?? "(not text)"
+    package mutating func unknownKey(_ key: YAMLNode, allowed: [String], in what: String) {
+        let text = key.scalar?.text ?? "(not text)"
         error("unknown key \"\(text)\" in \(what); expected one of \(allowed.joined(separator: ", "))", key.mark)
     }
 
     // MARK: - Reporting
 
-    package func location(_ mark: Mark?) -> SourceLocation? {
+    package func location(_ mark: YAMLMark?) -> SourceLocation? {
         mark.map { SourceLocation(file: file, line: $0.line, column: $0.column) }
     }
 
@@ -132,41 +119,26 @@ package struct YAMLReader {
         diagnostics.append(Diagnostic(.error, message, at: location))
     }
 
-    package mutating func error(_ message: String, _ mark: Mark?) {
+    package mutating func error(_ message: String, _ mark: YAMLMark?) {
         diagnostics.append(Diagnostic(.error, message, at: location(mark) ?? SourceLocation(file: file, line: 1, column: 1)))
-    }
-
-    package mutating func reportSyntax(_ yaml: YamlError) {
-        switch yaml {
-        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
-            let detail = context.map { "\(problem) \($0.text)" } ?? problem
-            error("not valid YAML or JSON: \(detail)", mark)
-        case let .reader(problem, offset, _, _):
-            error("cannot read the file: \(problem)\(offset.map { " at byte \($0)" } ?? "")", nil)
-        case let .duplicatedKeysInMapping(duplicates, context):
-            let keys = duplicates.map { "\"\($0)\"" }.joined(separator: ", ")
-            error("duplicate key \(keys) in this mapping; keep one", context.mark)
-        default:
-            error("not valid YAML or JSON: \(yaml)", nil)
-        }
     }
 
     /// A YAML value as a `RuleValue`: plain scalars typed as YAML's core schema types them
     /// (`5` an integer, `5.5` a number, `true` a boolean, `null` nil — quote `"5.2.0"`-like
     /// text to be safe), quoted scalars always strings, mappings tables, sequences arrays.
-    package mutating func ruleValue(_ node: Node, _ what: String, requireTable: Bool) -> RuleValue {
+    package mutating func ruleValue(_ node: YAMLNode, _ what: String, requireTable: Bool) -> RuleValue {
         if requireTable, node.mapping == nil {
             error("\(what) must be a mapping of names to values", node.mark)
             return [:]
         }
-        switch node {
+        switch node.content {
         case .scalar(let scalar):
-            guard scalar.style == .plain else { return .string(scalar.string) }
-            return Self.plainScalar(scalar.string)
+            guard scalar.isPlain else { return .string(scalar.text) }
+            return Self.plainScalar(scalar.text)
         case .mapping(let map):
             var fields: [String: RuleValue] = [:]
             for (key, value) in pairs(of: map) {
-                guard let name = key.scalar?.string else { continue }
+                guard let name = key.scalar?.text else { continue }
                 let converted = ruleValue(value, "\(what).\(name)", requireTable: false)
                 if case .nil = converted { continue }  // a Lua table cannot hold nil: leave it out
                 fields[name] = converted
@@ -176,8 +148,6 @@ package struct YAMLReader {
             var items: [RuleValue] = []
             for item in list where visit() { items.append(ruleValue(item, what, requireTable: false)) }
             return .array(items)
-        case .alias:
-            return .nil
         }
     }
 

@@ -1,5 +1,4 @@
 internal import Foundation
-internal import Yams
 
 /// Reads a route table from YAML or JSON (JSON is read as the YAML it is), reporting
 /// every problem as `FILE:LINE:COLUMN` with what to do.
@@ -43,13 +42,13 @@ struct RouteTableLoader {
 
     // MARK: - Sections
 
-    private mutating func readOptions(_ node: Node) -> RouteTableOptions {
+    private mutating func readOptions(_ node: YAMLNode) -> RouteTableOptions {
         var options = RouteTableOptions()
         guard let map = yaml.mapping(node, "options") else { return options }
         for (key, value) in yaml.pairs(of: map) {
             switch YAMLReader.keyText(key) {
             case "hostAsPath":
-                let text = value.scalar?.string ?? ""
+                let text = value.scalar?.text ?? ""
                 if let mode = HostAsPath(rawValue: text) {
                     options.hostAsPath = mode
                 } else {
@@ -68,7 +67,7 @@ struct RouteTableLoader {
         return options
     }
 
-    private mutating func readRoute(_ node: Node) -> Route? {
+    private mutating func readRoute(_ node: YAMLNode) -> Route? {
         guard let map = yaml.mapping(node, "a route") else { return nil }
         var name: String?
         var pattern: String?
@@ -113,28 +112,28 @@ struct RouteTableLoader {
         return route
     }
 
-    private mutating func readParameters(_ node: Node, _ what: String) -> [ParameterDeclaration] {
+    private mutating func readParameters(_ node: YAMLNode, _ what: String) -> [ParameterDeclaration] {
         guard let map = yaml.mapping(node, what) else { return [] }
         var declarations: [ParameterDeclaration] = []
         for (key, value) in yaml.pairs(of: map) {
-            guard let name = key.scalar?.string, !name.isEmpty else {
+            guard let name = key.scalar?.text, !name.isEmpty else {
                 yaml.error("a parameter name must be text", key.mark)
                 continue
             }
             var declaration = ParameterDeclaration(name)
             if let shorthand = value.scalar {
                 // `id: int` is short for `id: { type: int }`.
-                guard let type = parameterType(shorthand.string, value.mark) else { continue }
+                guard let type = parameterType(shorthand.text, value.mark) else { continue }
                 declaration.type = type
                 declarations.append(declaration)
                 continue
             }
             guard let fields = yaml.mapping(value, "parameter \"\(name)\"") else { continue }
-            var defaultNode: Node?
+            var defaultNode: YAMLNode?
             for (field, fieldValue) in yaml.pairs(of: fields) {
                 switch YAMLReader.keyText(field) {
                 case "type":
-                    if let type = parameterType(fieldValue.scalar?.string ?? "", fieldValue.mark) { declaration.type = type }
+                    if let type = parameterType(fieldValue.scalar?.text ?? "", fieldValue.mark) { declaration.type = type }
                 case "required": if let flag = yaml.bool(fieldValue, "required") { declaration.isRequired = flag }
                 case "default": defaultNode = fieldValue
                 case "description": declaration.description = yaml.string(fieldValue, "description")
@@ -143,7 +142,7 @@ struct RouteTableLoader {
                 }
             }
             if let defaultNode {
-                let text = defaultNode.scalar?.string ?? ""
+                let text = defaultNode.scalar?.text ?? ""
                 if defaultNode.scalar == nil {
                     yaml.error("default of \"\(name)\" must be a single value", defaultNode.mark)
                 } else if declaration.isRequired {
@@ -159,7 +158,7 @@ struct RouteTableLoader {
         return declarations
     }
 
-    private mutating func parameterType(_ text: String, _ mark: Mark?) -> ParameterType? {
+    private mutating func parameterType(_ text: String, _ mark: YAMLMark?) -> ParameterType? {
         if let type = ParameterType(rawValue: text) { return type }
         yaml.error("unknown parameter type \"\(text)\"; use one of \(ParameterType.allCases.map(\.rawValue).joined(separator: ", "))", mark)
         return nil

@@ -1,5 +1,4 @@
 public import JunctionCore
-internal import Yams
 
 extension RuleTestCase {
     /// Reads the tests of one `tests/*.yaml` file.
@@ -17,7 +16,7 @@ extension RuleTestCase {
         var tests: [RuleTestCase] = []
         var sawTests = false
         for (key, value) in yaml.pairs(of: map) {
-            guard key.string == "tests" else {
+            guard key.text == "tests" else {
                 yaml.unknownKey(key, allowed: ["tests"], in: "a rule-test file")
                 continue
             }
@@ -40,7 +39,7 @@ extension RuleTestCase {
         return tests
     }
 
-    private static func readTest(_ node: Node, _ yaml: inout YAMLReader) -> RuleTestCase? {
+    private static func readTest(_ node: YAMLNode, _ yaml: inout YAMLReader) -> RuleTestCase? {
         guard let map = yaml.mapping(node, "a test") else { return nil }
         var name: String?
         var open: String?
@@ -49,7 +48,7 @@ extension RuleTestCase {
         var params: RuleValue = [:]
         var expectation: Expectation?
         for (key, value) in yaml.pairs(of: map) {
-            switch key.string {
+            switch key.text {
             case "name": name = yaml.string(value, "name")
             case "open": open = yaml.string(value, "open")
             case "source": source = yaml.string(value, "source") ?? source
@@ -73,19 +72,19 @@ extension RuleTestCase {
             params: params, expectation: expectation, location: location)
     }
 
-    private static func readExpectation(_ node: Node, _ yaml: inout YAMLReader) -> Expectation? {
+    private static func readExpectation(_ node: YAMLNode, _ yaml: inout YAMLReader) -> Expectation? {
         guard let map = yaml.mapping(node, "expect") else { return nil }
         var expectation = Expectation()
         var checks = 0
         for (key, value) in yaml.pairs(of: map) {
             checks += 1
-            switch key.string {
+            switch key.text {
             case "route": expectation.route = yaml.string(value, "route")
             case "params":
                 if case .table(let fields) = yaml.ruleValue(value, "expect.params", requireTable: true) { expectation.params = fields }
             case "redirect": expectation.redirect = yaml.string(value, "redirect")
             case "reject":
-                if let flag = value.scalar.flatMap({ Bool($0.string) }) {
+                if let flag = value.scalar.flatMap({ Bool($0.text) }) {
                     expectation.reject = flag
                 } else {
                     expectation.reject = true
