@@ -353,7 +353,7 @@ struct DecisionRun {
 
     private mutating func finish(_ outcome: Decision.Outcome, match: RouteMatch? = nil) -> Decision {
         var params = request.params
-        params.merge(rewrites) { _, new in new }
+        if !rewrites.isEmpty { params.merge(rewrites) { _, new in new } }
         return Decision(
             outcome: outcome, request: original, uri: uri, match: match,
             redirects: passed,
