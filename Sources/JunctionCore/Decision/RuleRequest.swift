@@ -90,7 +90,6 @@ public struct RuleRequest: Sendable {
         let fields = storage.fields
         let declarations = fields.route?.parameters ?? []
         var params: [String: RuleValue] = [:]
-        params.reserveCapacity(fields.pathParameters.count + declarations.count + fields.callerParams.count)
         for parameter in fields.pathParameters where params[parameter.name] == nil {
             let declaration = declarations.first { $0.name == parameter.name }
             params[parameter.name] = declaration.flatMap { $0.type.convert(parameter.value).map(RuleValue.init) }
