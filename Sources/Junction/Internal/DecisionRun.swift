@@ -314,6 +314,12 @@ struct DecisionRun {
 
     /// Counts a hop to `target`; the refusal when it closes a loop or is one too many.
     private mutating func hop(to target: String) -> Decision.Outcome? {
+        // The list of visited URLs is built only to word a refusal; a hop that is allowed
+        // allocates nothing but its entry in `passed`.
+        guard target == currentURL || passed.contains(target) || passed.count + 1 > decider.options.maximumRedirects else {
+            passed.append(currentURL)
+            return nil
+        }
         let visited = passed + [currentURL]
         if let first = visited.firstIndex(of: target) {
             let cycle = (visited[first...] + [target]).joined(separator: " → ")
