@@ -132,6 +132,23 @@ public final class RuleEngine {
         return try call(target, first: first, count: count)
     }
 
+    /// Pushes what a session's calls share — the message handler, then the array of
+    /// declared functions — so that each call only looks its function up in that array.
+    /// - Throws: `LuaError` when the stack cannot grow.
+    func pushCallFrame() throws(LuaError) {
+        try state.pushCallFrame(functions: callablesReference)
+    }
+
+    /// Calls declared function `index` with copies of the `count` stack values from
+    /// `first`, through the frame ``pushCallFrame()`` left at `frame`.
+    func callDeclared(_ index: Int, frame: Int32, first: Int32, count: Int32) throws(LuaError) -> RuleResult {
+        precondition(index >= 1, "declared function indices start at 1")
+        let (value, instructions) = try state.call(
+            function: index, inArrayAt: frame + 1, handler: frame, first: first, count: count,
+            chunkName: "declared function", limits: valueLimits)
+        return RuleResult(value: value, instructions: instructions)
+    }
+
     /// Calls `target` with copies of the `count` stack values from `first` as arguments.
     func call(_ target: RuleCalls.Target, first: Int32, count: Int32) throws(LuaError) -> RuleResult {
         let array: Int32

@@ -34,6 +34,9 @@ public struct RuleSession {
     private var contextPushed = false
     private var requestPushed = false
     private var hasRequest = false
+    /// Whether the message handler and the declared functions are at `base + 3` and
+    /// `base + 4`, pushed once for all of the session's calls.
+    private var framePushed = false
 
     fileprivate init(engine: RuleEngine, base: Int32, context: ContextSnapshot) {
         self.engine = engine
@@ -59,11 +62,12 @@ public struct RuleSession {
     ///   value limits.
     public mutating func evaluate(declared index: Int) throws(LuaError) -> RuleResult {
         precondition(hasRequest, "setRequest(_:) comes before evaluate(declared:)")
-        try pushArguments()
-        return try engine.call(.declared(index), first: base + 1, count: 2)
+        if !requestPushed || !contextPushed || !framePushed { try pushArguments() }
+        return try engine.callDeclared(index, frame: base + 3, first: base + 1, count: 2)
     }
 
-    /// Leaves the current `req` at `base + 1` and `ctx` at `base + 2`.
+    /// Leaves the current `req` at `base + 1`, `ctx` at `base + 2` and the call frame at
+    /// `base + 3` and `base + 4`.
     private mutating func pushArguments() throws(LuaError) {
         let state = engine.state
         if !requestPushed {
@@ -96,6 +100,11 @@ public struct RuleSession {
                 state.cachedContext = (context, reference)
             }
             contextPushed = true
+        }
+        if !framePushed {
+            assert(state.stackHeight == base + 2)
+            try engine.pushCallFrame()
+            framePushed = true
         }
     }
 }

@@ -314,6 +314,12 @@ struct DecisionRun {
 
     /// Counts a hop to `target`; the refusal when it closes a loop or is one too many.
     private mutating func hop(to target: String) -> Decision.Outcome? {
+        // The list of visited URLs is built only to word a refusal; a hop that is allowed
+        // allocates nothing but its entry in `passed`.
+        guard target == currentURL || passed.contains(target) || passed.count + 1 > decider.options.maximumRedirects else {
+            passed.append(currentURL)
+            return nil
+        }
         let visited = passed + [currentURL]
         if let first = visited.firstIndex(of: target) {
             let cycle = (visited[first...] + [target]).joined(separator: " → ")
@@ -353,7 +359,7 @@ struct DecisionRun {
 
     private mutating func finish(_ outcome: Decision.Outcome, match: RouteMatch? = nil) -> Decision {
         var params = request.params
-        params.merge(rewrites) { _, new in new }
+        if !rewrites.isEmpty { params.merge(rewrites) { _, new in new } }
         return Decision(
             outcome: outcome, request: original, uri: uri, match: match,
             redirects: passed,

@@ -85,16 +85,32 @@ public struct RuleRequest: Sendable {
     /// declared types), declared parameters found in the query or given a default, the
     /// caller's parameters, then rewrites.
     public var params: [String: RuleValue] {
-        // Every name any source gives, each valued by `param(_:)`, which holds the precedence.
-        var names = Set(pathParameters.map(\.name))
-        for declaration in route?.parameters ?? [] { names.insert(declaration.name) }
-        names.formUnion(callerParams.keys)
-        names.formUnion(rewrites.keys)
-        var fields: [String: RuleValue] = [:]
-        for name in names {
-            if let value = param(name) { fields[name] = value }
+        // Built from the lowest precedence up, each source overwriting the one before, as
+        // `param(_:)` reads them — without a set of names or a lookup per name.
+        let fields = storage.fields
+        let declarations = fields.route?.parameters ?? []
+        var params: [String: RuleValue] = [:]
+        for parameter in fields.pathParameters where params[parameter.name] == nil {
+            let declaration = declarations.first { $0.name == parameter.name }
+            params[parameter.name] = declaration.flatMap { $0.type.convert(parameter.value).map(RuleValue.init) }
+                ?? .string(parameter.value)
         }
-        return fields
+        if !declarations.isEmpty {
+            var query: QueryItems?
+            // A name declared twice takes its first declaration, as `param(_:)` does.
+            for (position, declaration) in declarations.enumerated() where params[declaration.name] == nil
+                && !declarations[..<position].contains(where: { $0.name == declaration.name }) {
+                if query == nil { query = fields.uri.queryItems(plusAsSpace: fields.plusAsSpace) }
+                if let text = query?.first(declaration.name) {
+                    params[declaration.name] = declaration.type.convert(text).map(RuleValue.init) ?? .string(text)
+                } else if let value = declaration.defaultValue {
+                    params[declaration.name] = RuleValue(value)
+                }
+            }
+        }
+        if !fields.callerParams.isEmpty { params.merge(fields.callerParams) { _, caller in caller } }
+        if !fields.rewrites.isEmpty { params.merge(fields.rewrites) { _, rewrite in rewrite } }
+        return params
     }
 
     /// One parameter, as ``params`` would give it, without building the others.

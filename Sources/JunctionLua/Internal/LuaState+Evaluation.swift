@@ -164,6 +164,32 @@ extension LuaState {
         return handler
     }
 
+    /// Pushes the message handler and the array the registry reference `functions` names:
+    /// the frame ``call(function:inArrayAt:handler:first:count:chunkName:limits:)`` uses.
+    func pushCallFrame(functions: Int32) throws(LuaError) {
+        guard lua_checkstack(handle, 2) != 0 else { throw memoryError("rule") }
+        jl_pushcfunction(handle, HostFunctions.messageHandler)
+        lua_rawgeti(handle, jl_registryindex(), lua_Integer(functions))  // an existing entry: no allocation
+    }
+
+    /// Calls the function at `index` of the array at stack slot `array` with copies of the
+    /// `count` values from `first`, under the budget, with the message handler at
+    /// `handler`, and converts its first result. Leaves the stack as it was.
+    func call(
+        function index: Int, inArrayAt array: Int32, handler: Int32, first: Int32, count: Int32, chunkName: String,
+        limits: RuleValueLimits
+    ) throws(LuaError) -> (value: RuleValue, instructions: Int) {
+        guard lua_checkstack(handle, 3 + count) != 0 else { throw memoryError("rule") }
+        let top = lua_gettop(handle)
+        defer { lua_settop(handle, top) }
+        lua_rawgeti(handle, array, lua_Integer(index))  // an existing entry: no allocation
+        pushCopies(first: first, count: count)
+        let (status, instructions) = budgeted { jl_pcall(handle, count, 1, handler) }
+        guard status == LUA_OK else { throw error(status: status, chunkName: chunkName) }
+        var reader = RuleValueReader(state: handle, chunkName: chunkName, limits: limits)
+        return (try reader.read(at: -1), instructions)
+    }
+
     /// Calls the function above `handler` with the values on top as arguments, under the
     /// budget, and converts its first result.
     func finishCall(

@@ -7,8 +7,8 @@ internal import CLua
 /// built unless a rule asks for a whole map (`pairs`) or a field that is a list
 /// (`req.segments`, `req.route.groups`).
 ///
-/// Each userdata holds two integers: the generation of the request it stands for and
-/// its ``RequestView``. The state keeps the current request and its generation, so a
+/// Each userdata holds the generation of the request it stands for, its
+/// ``RequestView`` and which of its user values hold a cached field. The state keeps the current request and its generation, so a
 /// view kept past its evaluation (a sealed bundle cannot keep one, but defensively)
 /// raises instead of reading another request. `req`'s own fields are cached in its user
 /// values; the maps convert on every read.
@@ -21,6 +21,9 @@ enum RequestUserdata {
     private struct Block {
         var generation: Int
         var view: Int
+        /// Bit `slot` is set while that user value holds a cached field, so renumbering
+        /// clears only the fields a rule read (most rules read one or two of ten).
+        var cached: UInt32 = 0
     }
 
     /// Creates the shared metatable and keeps it in the registry. Run in `lua_pcall`.
@@ -50,10 +53,13 @@ enum RequestUserdata {
     /// fields it cached. Allocates nothing, so it cannot raise.
     static func renumberTop(_ state: OpaquePointer, generation: Int) {
         let block = lua_touserdata(state, -1).unsafelyUnwrapped
+        var cached = block.load(as: Block.self).cached
         block.storeBytes(of: Block(generation: generation, view: RequestView.request.rawValue), as: Block.self)
-        for field in RequestField.allCases {
+        while cached != 0 {
+            let slot = Int32(cached.trailingZeroBitCount)
+            cached &= cached &- 1
             lua_pushnil(state)
-            _ = lua_setiuservalue(state, -2, field.rawValue)
+            _ = lua_setiuservalue(state, -2, slot)
         }
     }
 
@@ -106,6 +112,10 @@ enum RequestUserdata {
         if slot != 0 {
             lua_pushvalue(state, -1)
             _ = lua_setiuservalue(state, 1, slot)
+            let payload = lua_touserdata(state, 1).unsafelyUnwrapped
+            var updated = payload.load(as: Block.self)
+            updated.cached |= 1 << UInt32(slot)
+            payload.storeBytes(of: updated, as: Block.self)
         }
         return 1
     }
