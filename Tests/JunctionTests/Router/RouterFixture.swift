@@ -36,7 +36,7 @@ enum RouterFixture {
 
     static func router(
         context: ContextSnapshot = ContextSnapshot(["user": ["id": 1], "app_version": "5.2.0", "hour": 12, "flags": ["native_live": true]]),
-        presenter: HeadlessPresenter = HeadlessPresenter()
+        presenter: any Presenter = HeadlessPresenter()
     ) throws -> Router {
         let router = try Router(bundle: RuleBundle.load(directory: example), presenter: presenter, context: context)
         for target in pageTargets { router.register(page: target) { TestPage($0) } }
