@@ -42,6 +42,23 @@ public struct TraceStep: Sendable, Hashable, CustomStringConvertible {
     /// `instructionInterval` (so a short rule shows 0).
     public var instructions: Int
 
+    /// One line: `global  require_login (login.lua:3)  → continue  0.4µs`.
+    public var description: String {
+        var text = stage.rawValue
+        if let name { text += " " + name }
+        if let location { text += " (\(location))" }
+        if let verdict { text += " → " + verdict.summary }
+        if !detail.isEmpty { text += (verdict == nil ? ": " : "; ") + detail }
+        if let error { text += " ✗ " + error }
+        return text
+    }
+}
+
+// The public initializer lives in an extension so that it can delegate to the
+// synthesized memberwise one, which builds the step in its caller's memory: assigned
+// field by field, the step was built in a temporary, copied out (a retain per string)
+// and the temporary destroyed — on every step of every decision.
+extension TraceStep {
     /// A step.
     /// - Parameters:
     ///   - stage: The stage.
@@ -56,24 +73,8 @@ public struct TraceStep: Sendable, Hashable, CustomStringConvertible {
         _ stage: Stage, name: String? = nil, location: String? = nil, verdict: Verdict? = nil, detail: String = "",
         error: String? = nil, nanoseconds: Int = 0, instructions: Int = 0
     ) {
-        self.stage = stage
-        self.name = name
-        self.location = location
-        self.verdict = verdict
-        self.detail = detail
-        self.error = error
-        self.nanoseconds = nanoseconds
-        self.instructions = instructions
-    }
-
-    /// One line: `global  require_login (login.lua:3)  → continue  0.4µs`.
-    public var description: String {
-        var text = stage.rawValue
-        if let name { text += " " + name }
-        if let location { text += " (\(location))" }
-        if let verdict { text += " → " + verdict.summary }
-        if !detail.isEmpty { text += (verdict == nil ? ": " : "; ") + detail }
-        if let error { text += " ✗ " + error }
-        return text
+        self.init(
+            stage: stage, name: name, location: location, verdict: verdict, detail: detail, error: error,
+            nanoseconds: nanoseconds, instructions: instructions)
     }
 }

@@ -28,8 +28,11 @@ extension RouteTrie {
 
     /// The best route for a prepared input (which several tries may share).
     func best(_ input: SearchInput) -> Hit? {
-        withSearch(input, collectAll: false, explain: false) { search in
-            for root in roots(for: input) {
+        let roots = roots(for: input)
+        return withSearch(input, collectAll: false, explain: false) { search in
+            for position in 0..<2 {
+                let root = position == 0 ? roots.scheme : roots.global
+                guard root >= 0 else { continue }
                 search.visit(root, depth: 0)
                 if search.best >= 0 {
                     return Hit(entry: search.best, parameters: search.parameters(of: search.best))
@@ -45,7 +48,10 @@ extension RouteTrie {
         withSearchInput(uri, hostAsPath: hostAsPath) { input in
             withSearch(input, collectAll: true, explain: explain) { search in
                 var outcome = Outcome()
-                for root in roots(for: input) {
+                let roots = roots(for: input)
+                for position in 0..<2 {
+                    let root = position == 0 ? roots.scheme : roots.global
+                    guard root >= 0 else { continue }
                     outcome.namespaceFound = true
                     search.visit(root, depth: 0)
                     // DFS order is specificity then registration; priority comes first.
@@ -65,20 +71,20 @@ extension RouteTrie {
     }
 
     /// The roots to search, in order: the URL's scheme and origin, then global patterns
-    /// with the same origin.
-    private func roots(for input: SearchInput) -> [Int32] {
-        var roots: [Int32] = []
-        var global: Int32 = -1
+    /// with the same origin; -1 for none. Namespaces are unique per (scheme, host), so
+    /// there are at most these two — returned as a pair, not an array, so a search
+    /// allocates nothing for them.
+    private func roots(for input: SearchInput) -> (scheme: Int32, global: Int32) {
+        var roots: (scheme: Int32, global: Int32) = (-1, -1)
         namespaces.withUnsafeBufferPointer { namespaces in
             for index in namespaces.indices where Self.same(namespaces[index].host, input.origin) {
                 if namespaces[index].scheme == nil {
-                    global = namespaces[index].root
+                    roots.global = namespaces[index].root
                 } else if let scheme = input.scheme, Self.same(namespaces[index].scheme, scheme) {
-                    roots.append(namespaces[index].root)
+                    roots.scheme = namespaces[index].root
                 }
             }
         }
-        if global >= 0 { roots.append(global) }
         return roots
     }
 

@@ -186,6 +186,9 @@ extension LuaState {
         pushCopies(first: first, count: count)
         let (status, instructions) = budgeted { jl_pcall(handle, count, 1, handler) }
         guard status == LUA_OK else { throw error(status: status, chunkName: chunkName) }
+        // Most rules let a request pass by returning nothing; a nil needs no reader (which
+        // would read it as .nil too: every limit admits one value).
+        if lua_type(handle, -1) == LUA_TNIL { return (.nil, instructions) }
         var reader = RuleValueReader(state: handle, chunkName: chunkName, limits: limits)
         return (try reader.read(at: -1), instructions)
     }

@@ -27,14 +27,21 @@ final class LuaState {
     /// released after `deinit` has closed the state.
     var coverageLog: CoverageLog?
 
+    // The four properties below are read on every `req` field a rule reads, from a C
+    // callback that finds this instance through the state, so the compiler cannot prove
+    // their accesses exclusive and checks each at run time. Unchecked is sound: a state
+    // is used by one thread at a time (not `Sendable`; an engine is lent to one borrower),
+    // and no access to them overlaps another — each is a plain read or write, or a
+    // `scratch` mutation that calls out to nothing that touches this instance.
+
     /// The request `req` stands for while a ``RuleSession`` evaluates, and its
     /// generation: a `req` userdata of another generation is stale.
-    var currentRequest: RuleRequest?
-    var requestGeneration = 0
+    @exclusivity(unchecked) var currentRequest: RuleRequest?
+    @exclusivity(unchecked) var requestGeneration = 0
     /// The limits on values built for `req`.
-    var valueLimits = RuleValueLimits()
+    @exclusivity(unchecked) var valueLimits = RuleValueLimits()
     /// Where C callbacks put what Swift prepared for them (see ``RequestUserdata``).
-    var scratch = ScratchBuffer()
+    @exclusivity(unchecked) var scratch = ScratchBuffer()
     /// Registry reference to the state's one `req` userdata, once made.
     var requestReference: Int32 = LUA_NOREF
     /// The context snapshot last converted for `ctx`, and its registry reference.

@@ -50,17 +50,38 @@ enum RequestUserdata {
     }
 
     /// Makes the `req` userdata on top of the stack stand for `generation` and forgets the
-    /// fields it cached. Allocates nothing, so it cannot raise.
+    /// fields it cached — except the views `req.params`, `req.query` and `req.exts`, which
+    /// every request has: those are renumbered too and kept, so a rule reading
+    /// `req.params.id` does not make a new userdata (and garbage) per request. A kept view
+    /// then reads the new request, as `req` itself does. Allocates nothing, so it cannot
+    /// raise. Needs one free stack slot.
     static func renumberTop(_ state: OpaquePointer, generation: Int) {
         let block = lua_touserdata(state, -1).unsafelyUnwrapped
         var cached = block.load(as: Block.self).cached
-        block.storeBytes(of: Block(generation: generation, view: RequestView.request.rawValue), as: Block.self)
+        var kept: UInt32 = 0
         while cached != 0 {
             let slot = Int32(cached.trailingZeroBitCount)
             cached &= cached &- 1
+            if keepsView(slot), lua_getiuservalue(state, -1, slot) == LUA_TUSERDATA {
+                let view = lua_touserdata(state, -1).unsafelyUnwrapped
+                var viewBlock = view.load(as: Block.self)
+                viewBlock.generation = generation
+                view.storeBytes(of: viewBlock, as: Block.self)
+                jl_pop(state, 1)
+                kept |= 1 << UInt32(slot)
+                continue
+            }
+            if keepsView(slot) { jl_pop(state, 1) }
             lua_pushnil(state)
             _ = lua_setiuservalue(state, -2, slot)
         }
+        block.storeBytes(of: Block(generation: generation, view: RequestView.request.rawValue, cached: kept), as: Block.self)
+    }
+
+    /// Whether the user value `slot` of `req` caches a view every request has (so it can be
+    /// renumbered rather than rebuilt). Not `req.route`: a request without a route reads nil.
+    private static func keepsView(_ slot: Int32) -> Bool {
+        slot == RequestField.params.rawValue || slot == RequestField.query.rawValue || slot == RequestField.exts.rawValue
     }
 
     /// Pushes a view userdata. May raise.
