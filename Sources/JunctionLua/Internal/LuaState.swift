@@ -27,7 +27,7 @@ final class LuaState {
     /// released after `deinit` has closed the state.
     var coverageLog: CoverageLog?
 
-    // The four properties below are read on every `req` field a rule reads, from a C
+    // The six properties below are read on every `req` field a rule reads, from a C
     // callback that finds this instance through the state, so the compiler cannot prove
     // their accesses exclusive and checks each at run time. Unchecked is sound: a state
     // is used by one thread at a time (not `Sendable`; an engine is lent to one borrower),
@@ -42,6 +42,11 @@ final class LuaState {
     @exclusivity(unchecked) var valueLimits = RuleValueLimits()
     /// Where C callbacks put what Swift prepared for them (see ``RequestUserdata``).
     @exclusivity(unchecked) var scratch = ScratchBuffer()
+    /// The sources whose names the `req` userdata keeps as Lua strings, in the user values
+    /// from ``RequestUserdata/firstSourceSlot`` on (see there).
+    @exclusivity(unchecked) var sourceNames: [RequestSource] = []
+    /// The source of the request `req.source` was last built for.
+    @exclusivity(unchecked) var builtSource: RequestSource?
     /// Registry reference to the state's one `req` userdata, once made.
     var requestReference: Int32 = LUA_NOREF
     /// The context snapshot last converted for `ctx`, and its registry reference.

@@ -84,9 +84,16 @@ enum RequestUserdata {
         slot == RequestField.params.rawValue || slot == RequestField.query.rawValue || slot == RequestField.exts.rawValue
     }
 
+    /// `req.source` has few values (an app has a handful of sources), and building its
+    /// string is most of what reading it costs: `req` keeps the strings of up to
+    /// `sourceSlots` sources in the user values from this one on, across requests, named
+    /// by ``LuaState/sourceNames``. Renumbering leaves them alone.
+    static let firstSourceSlot = Int32(RequestField.allCases.count) + 1
+    private static let sourceSlots = 4
+
     /// Pushes a view userdata. May raise.
     private static func pushView(_ state: OpaquePointer?, generation: Int, view: RequestView) {
-        let slots = view == .request ? Int32(RequestField.allCases.count) : 0
+        let slots = view == .request ? Int32(RequestField.allCases.count + sourceSlots) : 0
         let block = lua_newuserdatauv(state, MemoryLayout<Block>.size, slots).unsafelyUnwrapped
         block.storeBytes(of: Block(generation: generation, view: view.rawValue), as: Block.self)
         lua_rawgeti(state, jl_registryindex(), lua_Integer(SandboxContext.of(state).pointee.requestMetatable))
@@ -126,8 +133,12 @@ enum RequestUserdata {
             slot = field.rawValue
             if lua_getiuservalue(state, 1, slot) != LUA_TNIL { return 1 }
             jl_pop(state, 1)
+            if field == .source {
+                let kept = keptSourceSlot(state, generation: block.generation)
+                if kept != 0 { _ = lua_getiuservalue(state, 1, kept); return 1 }
+            }
         }
-        let prepared = prepare(state, view: view, key: key, generation: block.generation)
+        let prepared = prepare(state, view: view, field: RequestField(rawValue: slot), key: key, generation: block.generation)
         raiseIfFailed(prepared, state: state)
         push(prepared, state: state, generation: block.generation)
         if slot != 0 {
@@ -137,8 +148,39 @@ enum RequestUserdata {
             var updated = payload.load(as: Block.self)
             updated.cached |= 1 << UInt32(slot)
             payload.storeBytes(of: updated, as: Block.self)
+            if slot == RequestField.source.rawValue {
+                let kept = keepSourceSlot(state)
+                if kept != 0 {
+                    lua_pushvalue(state, -1)
+                    _ = lua_setiuservalue(state, 1, kept)  // a slot that exists: cannot raise
+                }
+            }
         }
         return 1
+    }
+
+    /// The user value of `req` that holds the current request's source as a string, or 0
+    /// (none kept, or a stale `req`: the caller then takes the path that raises).
+    @inline(never)
+    private static func keptSourceSlot(_ handle: OpaquePointer?, generation: Int) -> Int32 {
+        let owner = LuaState.owner(of: handle)
+        guard generation == owner.requestGeneration, let source = owner.currentRequest?.source else { return 0 }
+        for (offset, name) in owner.sourceNames.enumerated() where name == source {
+            return firstSourceSlot + Int32(offset)
+        }
+        return 0
+    }
+
+    /// The user value of `req` to keep the source string just built in, recorded as
+    /// holding it; 0 once `sourceSlots` sources are kept. The caller stores the string
+    /// right away, with nothing that can raise in between.
+    @inline(never)
+    private static func keepSourceSlot(_ handle: OpaquePointer?) -> Int32 {
+        let owner = LuaState.owner(of: handle)
+        guard let source = owner.builtSource, owner.sourceNames.count < sourceSlots,
+              !owner.sourceNames.contains(source) else { return 0 }
+        owner.sourceNames.append(source)
+        return firstSourceSlot + Int32(owner.sourceNames.count - 1)
     }
 
     /// Raises the Lua error a stale view or a failed conversion means; returns otherwise.
@@ -171,17 +213,18 @@ enum RequestUserdata {
     }
 
     /// The Swift half of `__index` and `__pairs`: finds the state's current request and
-    /// prepares `key` of `view` (all of it for a `nil` key). Every Swift value it makes is
-    /// gone when it returns.
+    /// prepares `key` of `view` (all of it for a `nil` key); `field` is what `key` names
+    /// in `req`, when `__index` found it already. Every Swift value it makes is gone when
+    /// it returns.
     @inline(never)
     private static func prepare(
-        _ handle: OpaquePointer?, view: RequestView, key: UnsafeRawBufferPointer?, generation: Int
+        _ handle: OpaquePointer?, view: RequestView, field: RequestField?, key: UnsafeRawBufferPointer?, generation: Int
     ) -> Prepared {
         let owner = LuaState.owner(of: handle)
         guard generation == owner.requestGeneration, let request = owner.currentRequest else { return .stale }
         let name: String?
         let value: RuleValue?
-        if view == .request, let key, let field = RequestField(key: key) {
+        if view == .request, let field {
             name = nil
             if let map = RequestView(field: field) {
                 if map == .route, request.route == nil { return .nilValue }
@@ -192,7 +235,9 @@ enum RequestUserdata {
             case .scheme: value = .string(request.scheme)
             case .host: value = .string(request.host)
             case .path: value = .string(request.path)
-            case .source: value = .string(request.source.rawValue)
+            case .source:
+                owner.builtSource = request.source  // what `keepSourceSlot` records
+                value = .string(request.source.rawValue)
             default: value = .array(request.segments.map(RuleValue.string))
             }
         } else {
@@ -294,7 +339,7 @@ enum RequestUserdata {
                 lua_setfield(state, 2, HostFunctions.cString(field.name))  // nil leaves no entry
             }
         } else {
-            let prepared = prepare(state, view: view, key: nil, generation: block.generation)
+            let prepared = prepare(state, view: view, field: nil, key: nil, generation: block.generation)
             raiseIfFailed(prepared, state: state)
             push(prepared, state: state, generation: block.generation)
             if lua_type(state, 2) != LUA_TTABLE {
