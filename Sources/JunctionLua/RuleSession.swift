@@ -14,13 +14,19 @@ extension RuleEngine {
     ///   - body: Evaluates rules through the session, valid only inside `body`.
     /// - Returns: What `body` returns.
     public func withSession<Result>(context: ContextSnapshot, _ body: (inout RuleSession) -> Result) -> Result {
-        let base = state.stackHeight
+        // Sessions on an otherwise empty stack keep `req`, `ctx` and the call frame at its
+        // bottom from one to the next (see `LuaState.hasResidentFrame`), so a decision
+        // only renumbers `req`; a session inside another use of the stack pushes its own.
+        let height = state.stackHeight
+        if height == 0 { state.hasResidentFrame = false }
+        let resident = height == 0 || (height == LuaState.residentFrameHeight && state.hasResidentFrame)
+        let base = resident ? 0 : height
         defer {
-            state.reset(to: base)
+            state.reset(to: resident && state.hasResidentFrame ? LuaState.residentFrameHeight : height)
             state.currentRequest = nil
             state.requestGeneration += 1
         }
-        var session = RuleSession(engine: self, base: base, context: context)
+        var session = RuleSession(engine: self, base: base, context: context, onResidentFrame: height != base)
         return body(&session)
     }
 }
@@ -38,10 +44,14 @@ public struct RuleSession {
     /// `base + 4`, pushed once for all of the session's calls.
     private var framePushed = false
 
-    fileprivate init(engine: RuleEngine, base: Int32, context: ContextSnapshot) {
+    /// `onResidentFrame`: the frame is there already, with `ctx` for
+    /// `LuaState.residentContext`.
+    fileprivate init(engine: RuleEngine, base: Int32, context: ContextSnapshot, onResidentFrame: Bool) {
         self.engine = engine
         self.base = base
         self.context = context
+        framePushed = onResidentFrame
+        contextPushed = onResidentFrame && engine.state.residentContext === context
     }
 
     /// Makes `request` what the next evaluations read as `req`. A `req` from before
@@ -67,44 +77,58 @@ public struct RuleSession {
     }
 
     /// Leaves the current `req` at `base + 1`, `ctx` at `base + 2` and the call frame at
-    /// `base + 3` and `base + 4`.
+    /// `base + 3` and `base + 4`; replaces `req` and `ctx` in place when they are there.
     private mutating func pushArguments() throws(LuaError) {
         let state = engine.state
         if !requestPushed {
             try ProtectedCall.reserveStack(3, in: state.handle, chunkName: "req", activity: "pass req to Lua")
-            if state.requestReference == LUA_NOREF {
-                // One `req` userdata per state, made once and reused: each request only
-                // renumbers it and forgets its cached fields.
-                jl_pushcfunction(state.handle, RequestUserdata.push)
-                lua_pushinteger(state.handle, lua_Integer(state.requestGeneration))
-                try ProtectedCall.call(in: state.handle, arguments: 1, results: 1, chunkName: "req", activity: "pass req to Lua")
-                state.requestReference = try state.reference(chunkName: "req")
+            if state.stackHeight == base {
+                if state.requestReference == LUA_NOREF {
+                    // One `req` userdata per state, made once and reused: each request only
+                    // renumbers it and forgets its cached fields.
+                    jl_pushcfunction(state.handle, RequestUserdata.push)
+                    lua_pushinteger(state.handle, lua_Integer(state.requestGeneration))
+                    try ProtectedCall.call(in: state.handle, arguments: 1, results: 1, chunkName: "req", activity: "pass req to Lua")
+                    state.requestReference = try state.reference(chunkName: "req")
+                }
+                lua_rawgeti(state.handle, jl_registryindex(), lua_Integer(state.requestReference))  // an existing entry
             }
-            lua_rawgeti(state.handle, jl_registryindex(), lua_Integer(state.requestReference))  // an existing entry
-            RequestUserdata.renumberTop(state.handle, generation: state.requestGeneration)
-            if state.stackHeight > base + 1 { jl_replace(state.handle, base + 1) }
+            RequestUserdata.renumber(state.handle, at: base + 1, generation: state.requestGeneration)
             requestPushed = true
         }
         if !contextPushed {
-            assert(state.stackHeight == base + 1)
-            try ProtectedCall.reserveStack(4, in: state.handle, chunkName: "ctx", activity: "pass ctx to Lua")
-            if let cached = state.cachedContext, cached.snapshot === context {
-                lua_rawgeti(state.handle, jl_registryindex(), lua_Integer(cached.reference))  // an existing entry
-            } else {
-                try RuleValueWriter.push(
-                    .table(context.values), readOnly: true, into: state.handle, limits: engine.valueLimits,
-                    name: "ctx", chunkName: "ctx")
-                lua_pushvalue(state.handle, -1)
-                let reference = try state.reference(chunkName: "ctx")
-                if let old = state.cachedContext { luaL_unref(state.handle, jl_registryindex(), old.reference) }
-                state.cachedContext = (context, reference)
+            let top = state.stackHeight
+            do throws(LuaError) {
+                try pushContext(state)
+            } catch {
+                state.reset(to: top)
+                throw error
             }
+            if top > base + 1 { jl_replace(state.handle, base + 2) }
+            if base == 0 { state.residentContext = context }
             contextPushed = true
         }
         if !framePushed {
             assert(state.stackHeight == base + 2)
             try engine.pushCallFrame()
             framePushed = true
+            if base == 0 { state.hasResidentFrame = true }
         }
+    }
+
+    /// Pushes `ctx`: the converted table kept for the snapshot, or a new conversion.
+    private func pushContext(_ state: LuaState) throws(LuaError) {
+        try ProtectedCall.reserveStack(4, in: state.handle, chunkName: "ctx", activity: "pass ctx to Lua")
+        if let cached = state.cachedContext, cached.snapshot === context {
+            lua_rawgeti(state.handle, jl_registryindex(), lua_Integer(cached.reference))  // an existing entry
+            return
+        }
+        try RuleValueWriter.push(
+            .table(context.values), readOnly: true, into: state.handle, limits: engine.valueLimits,
+            name: "ctx", chunkName: "ctx")
+        lua_pushvalue(state.handle, -1)
+        let reference = try state.reference(chunkName: "ctx")
+        if let old = state.cachedContext { luaL_unref(state.handle, jl_registryindex(), old.reference) }
+        state.cachedContext = (context, reference)
     }
 }

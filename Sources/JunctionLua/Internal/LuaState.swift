@@ -51,6 +51,15 @@ final class LuaState {
     var requestReference: Int32 = LUA_NOREF
     /// The context snapshot last converted for `ctx`, and its registry reference.
     var cachedContext: (snapshot: ContextSnapshot, reference: Int32)?
+    /// Whether stack slots 1...4 hold `req`, `ctx`, the message handler and the declared
+    /// functions for ``RuleSession``s, kept between them: pushing them for every decision
+    /// cost more than a rule reading `req`. Everything else that uses the stack pushes
+    /// above what it found and drops only that.
+    var hasResidentFrame = false
+    /// The snapshot whose table is in the resident frame's `ctx` slot.
+    var residentContext: ContextSnapshot?
+    /// The stack's height while the resident frame is all it holds.
+    static let residentFrameHeight: Int32 = 4
 
     /// Creates a state with `limits`, opens ``SandboxPolicy/libraries`` and runs the
     /// ``SandboxPrelude``.

@@ -49,20 +49,20 @@ enum RequestUserdata {
         return 1
     }
 
-    /// Makes the `req` userdata on top of the stack stand for `generation` and forgets the
+    /// Makes the `req` userdata at stack slot `index` (from the bottom) stand for `generation` and forgets the
     /// fields it cached — except the views `req.params`, `req.query` and `req.exts`, which
     /// every request has: those are renumbered too and kept, so a rule reading
     /// `req.params.id` does not make a new userdata (and garbage) per request. A kept view
     /// then reads the new request, as `req` itself does. Allocates nothing, so it cannot
     /// raise. Needs one free stack slot.
-    static func renumberTop(_ state: OpaquePointer, generation: Int) {
-        let block = lua_touserdata(state, -1).unsafelyUnwrapped
+    static func renumber(_ state: OpaquePointer, at index: Int32, generation: Int) {
+        let block = lua_touserdata(state, index).unsafelyUnwrapped
         var cached = block.load(as: Block.self).cached
         var kept: UInt32 = 0
         while cached != 0 {
             let slot = Int32(cached.trailingZeroBitCount)
             cached &= cached &- 1
-            if keepsView(slot), lua_getiuservalue(state, -1, slot) == LUA_TUSERDATA {
+            if keepsView(slot), lua_getiuservalue(state, index, slot) == LUA_TUSERDATA {
                 let view = lua_touserdata(state, -1).unsafelyUnwrapped
                 var viewBlock = view.load(as: Block.self)
                 viewBlock.generation = generation
@@ -73,7 +73,7 @@ enum RequestUserdata {
             }
             if keepsView(slot) { jl_pop(state, 1) }
             lua_pushnil(state)
-            _ = lua_setiuservalue(state, -2, slot)
+            _ = lua_setiuservalue(state, index, slot)
         }
         block.storeBytes(of: Block(generation: generation, view: RequestView.request.rawValue, cached: kept), as: Block.self)
     }
