@@ -123,4 +123,44 @@ import JunctionCore
         #expect(try run(ContextSnapshot(["user": ["name": "bob"]])) == ["verdict": "respond", "value": "bob"])
         #expect(try run(ann) == ["verdict": "respond", "value": "ann"])
     }
+
+    /// Sessions keep `req`, `ctx` and the call frame on the engine's stack between them, and
+    /// `req` keeps the strings of a few sources: a request from another source, a new
+    /// snapshot, a snapshot that fails to convert, a session inside `withArguments` and a
+    /// rule that fails must each leave the next session reading its own `req` and `ctx`.
+    @Test func sessionsReadTheirOwnRequestAndContextWhateverCameBefore() throws {
+        let engine = try RuleEngine(
+            sources: [RuleSource(name: "probe.lua", text: Self.source)], valueLimits: RuleValueLimits(maximumStringBytes: 64))
+        let probe = engine.declarations.interceptors[0].function
+        let user = engine.declarations.interceptors[4].function
+        let write = engine.declarations.interceptors[1].function
+        let match = try #require(try RouteTable(routes: [Route(name: "r", pattern: "myapp://user/:id")]).match("myapp://user/1") as RouteMatch?)
+        let request = RuleRequest(match: match, request: RouteRequest("myapp://user/1", source: .push))
+        func run(_ function: Int, _ context: ContextSnapshot, source: RequestSource = .push) throws -> RuleValue {
+            let request = RuleRequest(match: match, request: RouteRequest("myapp://user/1", source: source))
+            return try engine.withSession(context: context) { session in
+                session.setRequest(request)
+                return Result { () throws(LuaError) in try session.evaluate(declared: function) }
+            }.get().value
+        }
+        let ann = ContextSnapshot(["field": "source", "user": ["name": "ann"]])
+        let bob = ContextSnapshot(["field": "source", "user": ["name": "bob"]])
+        let sources: [RequestSource] = ["push", "h5", "internal", "a", "b", "c", "push", "c", "h5"]
+        for source in sources {
+            #expect(try run(probe, ann, source: source) == ["verdict": "respond", "value": .string(source.rawValue)])
+        }
+        #expect(try run(user, bob) == ["verdict": "respond", "value": "bob"])
+        #expect(throws: LuaError.self) { try run(user, ContextSnapshot(["user": ["name": .string(String(repeating: "x", count: 65))]])) }
+        #expect(try run(user, bob) == ["verdict": "respond", "value": "bob"])
+        #expect(throws: LuaError.self) { try run(write, bob) }
+        let nested = try engine.withArguments([1]) { _ throws(LuaError) in
+            engine.withSession(context: ann) { session in
+                session.setRequest(request)
+                return Result { () throws(LuaError) in try session.evaluate(declared: user) }
+            }
+        }.get().value
+        #expect(nested == ["verdict": "respond", "value": "ann"])
+        #expect(try run(user, bob) == ["verdict": "respond", "value": "bob"])
+        #expect(try run(probe, ann, source: "h5") == ["verdict": "respond", "value": "h5"])
+    }
 }
