@@ -49,12 +49,12 @@ enum RequestUserdata {
         return 1
     }
 
-    /// Makes the `req` userdata at stack slot `index` (from the bottom) stand for `generation` and forgets the
-    /// fields it cached — except the views `req.params`, `req.query` and `req.exts`, which
-    /// every request has: those are renumbered too and kept, so a rule reading
-    /// `req.params.id` does not make a new userdata (and garbage) per request. A kept view
-    /// then reads the new request, as `req` itself does. Allocates nothing, so it cannot
-    /// raise. Needs one free stack slot.
+    /// Makes the `req` userdata at stack slot `index` (counted from the bottom) stand for
+    /// `generation` and forgets the fields it cached — except the views `req.params`,
+    /// `req.query` and `req.exts`, which every request has: those are renumbered too and
+    /// kept, so a rule reading `req.params.id` does not make a new userdata (and garbage)
+    /// per request. A kept view then reads the new request, as `req` itself does.
+    /// Allocates nothing, so it cannot raise. Needs one free stack slot.
     static func renumber(_ state: OpaquePointer, at index: Int32, generation: Int) {
         let block = lua_touserdata(state, index).unsafelyUnwrapped
         var cached = block.load(as: Block.self).cached
