@@ -163,4 +163,26 @@ import JunctionCore
         #expect(try run(user, bob) == ["verdict": "respond", "value": "bob"])
         #expect(try run(probe, ann, source: "h5") == ["verdict": "respond", "value": "h5"])
     }
+
+    /// Regression: `req` kept source strings matched by Swift's canonical `String` equality,
+    /// so after "café" (precomposed) a request from "café" written with a combining accent
+    /// read the first one's bytes. Lua compares bytes; a rule must see its own.
+    @Test func canonicallyEquivalentSourcesKeepTheirOwnBytes() throws {
+        let engine = try RuleEngine(sources: [RuleSource(name: "probe.lua", text: Self.source)])
+        let probe = engine.declarations.interceptors[0].function
+        let match = try #require(try RouteTable(routes: [Route(name: "r", pattern: "myapp://user/:id")]).match("myapp://user/1") as RouteMatch?)
+        let context = ContextSnapshot(["field": "source"])
+        for source in ["caf\u{E9}", "cafe\u{301}", "caf\u{E9}"] as [RequestSource] {
+            let request = RuleRequest(match: match, request: RouteRequest("myapp://user/1", source: source))
+            let value = try engine.withSession(context: context) { session in
+                session.setRequest(request)
+                return Result { () throws(LuaError) in try session.evaluate(declared: probe) }
+            }.get().value
+            guard case .table(let fields) = value, case .string(let text)? = fields["value"] else {
+                Issue.record("expected a respond with the source, got \(value)")
+                continue
+            }
+            #expect(Array(text.utf8) == Array(source.rawValue.utf8))
+        }
+    }
 }

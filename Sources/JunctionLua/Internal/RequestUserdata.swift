@@ -165,7 +165,9 @@ enum RequestUserdata {
     private static func keptSourceSlot(_ handle: OpaquePointer?, generation: Int) -> Int32 {
         let owner = LuaState.owner(of: handle)
         guard generation == owner.requestGeneration, let source = owner.currentRequest?.source else { return 0 }
-        for (offset, name) in owner.sourceNames.enumerated() where name == source {
+        // By bytes: Swift's `==` on strings is canonical equivalence, and Lua must get the
+        // request's own bytes ("café" precomposed and decomposed are two sources to a rule).
+        for (offset, name) in owner.sourceNames.enumerated() where name.rawValue.utf8.elementsEqual(source.rawValue.utf8) {
             return firstSourceSlot + Int32(offset)
         }
         return 0
@@ -178,7 +180,7 @@ enum RequestUserdata {
     private static func keepSourceSlot(_ handle: OpaquePointer?) -> Int32 {
         let owner = LuaState.owner(of: handle)
         guard let source = owner.builtSource, owner.sourceNames.count < sourceSlots,
-              !owner.sourceNames.contains(source) else { return 0 }
+              !owner.sourceNames.contains(where: { $0.rawValue.utf8.elementsEqual(source.rawValue.utf8) }) else { return 0 }
         owner.sourceNames.append(source)
         return firstSourceSlot + Int32(owner.sourceNames.count - 1)
     }
