@@ -167,10 +167,22 @@ enum RequestUserdata {
         guard generation == owner.requestGeneration, let source = owner.currentRequest?.source else { return 0 }
         // By bytes: Swift's `==` on strings is canonical equivalence, and Lua must get the
         // request's own bytes ("café" precomposed and decomposed are two sources to a rule).
-        for (offset, name) in owner.sourceNames.enumerated() where name.rawValue.utf8.elementsEqual(source.rawValue.utf8) {
+        for (offset, name) in owner.sourceNames.enumerated() where sameBytes(name.rawValue, source.rawValue) {
             return firstSourceSlot + Int32(offset)
         }
         return 0
+    }
+
+    /// Whether two strings have the same UTF-8 bytes. `==` first: strings that are not
+    /// canonically equivalent never have the same bytes, and it is fast for the common
+    /// case (ASCII, or the very same string); only equal ones are then compared by bytes.
+    @inline(__always)
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard a == b, a.utf8.count == b.utf8.count else { return false }
+        let contiguous = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in x.elementsEqual(y) }
+        }
+        return (contiguous ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 
     /// The user value of `req` to keep the source string just built in, recorded as
@@ -180,7 +192,7 @@ enum RequestUserdata {
     private static func keepSourceSlot(_ handle: OpaquePointer?) -> Int32 {
         let owner = LuaState.owner(of: handle)
         guard let source = owner.builtSource, owner.sourceNames.count < sourceSlots,
-              !owner.sourceNames.contains(where: { $0.rawValue.utf8.elementsEqual(source.rawValue.utf8) }) else { return 0 }
+              !owner.sourceNames.contains(where: { sameBytes($0.rawValue, source.rawValue) }) else { return 0 }
         owner.sourceNames.append(source)
         return firstSourceSlot + Int32(owner.sourceNames.count - 1)
     }
