@@ -1,5 +1,6 @@
 import JunctionCore
 internal import CLua
+internal import Foundation  // memcmp
 
 /// `req` in Lua, and its maps `req.params`, `req.query`, `req.exts` and `req.route`: full
 /// userdata that read the host's ``RuleRequest`` when a rule reads them. A rule that
@@ -179,8 +180,10 @@ enum RequestUserdata {
     @inline(__always)
     private static func sameBytes(_ a: String, _ b: String) -> Bool {
         guard a == b, a.utf8.count == b.utf8.count else { return false }
+        // memcmp: a generic `elementsEqual` over the two buffers cost ~200 instructions a
+        // decision here.
         let contiguous = a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in x.elementsEqual(y) }
+            b.utf8.withContiguousStorageIfAvailable { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
         }
         return (contiguous ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
