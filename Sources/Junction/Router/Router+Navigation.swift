@@ -138,19 +138,9 @@ extension Router {
                                   route: route.name)
             }
             let params = try ParameterBinding.bind(decision, objects: [:])
-            let id = makePageID()
-            let finalURL = decision.uri?.string ?? url
-            let content: Any
-            do {
-                content = try factory(PageRequest(
-                    id: id, route: route, url: finalURL, params: params, exts: [:], source: .internal, style: .root,
-                    decision: decision))
-            } catch {
-                throw RouterError(.targetFailed, "the page factory of \"\(route.target)\" threw: \(error)", url: url,
-                                  route: route.name, underlying: error)
-            }
-            roots.append(Page(id: id, name: route.name, url: finalURL, params: params, content: content, presentation: .root,
-                              onRemoved: nil))
+            roots.append(try makePage(
+                factory, route: route, decision: decision, params: params, exts: [:], source: .internal, style: .root,
+                onRemoved: nil))
         }
         apply(stack.setTabs(roots), animated: false)
         return roots

@@ -121,19 +121,14 @@ extension Router {
         do { params = try ParameterBinding.bind(decision, objects: pending.objects) } catch { return fail(error, pending) }
         if let factory = pageFactories[route.target] {
             let style = pending.style ?? Self.style(of: route)
-            let id = makePageID()
-            let request = PageRequest(
-                id: id, route: route, url: url, params: params, exts: pending.request.exts, source: pending.request.source,
-                style: style, decision: decision)
-            let content: Any
-            do { content = try factory(request) } catch {
-                return fail(RouterError(
-                    .targetFailed, "the page factory of \"\(route.target)\" threw: \(error)", url: url, route: route.name,
-                    underlying: error), pending)
+            let page: Page
+            do {
+                page = try makePage(
+                    factory, route: route, decision: decision, params: params, exts: pending.request.exts,
+                    source: pending.request.source, style: style, onRemoved: pending.onResult)
+            } catch {
+                return fail(error, pending)
             }
-            let page = Page(
-                id: id, name: route.name, url: url, params: params, content: content, presentation: .pushed,
-                onRemoved: pending.onResult)
             show(page, style: style, exts: pending.request.exts)
             return .opened(page)
         }
@@ -158,6 +153,29 @@ extension Router {
         return fail(RouterError(
             .noTarget, "route \"\(route.name)\" leads to target \"\(route.target)\", which has no page factory or task registered",
             url: url, route: route.name), pending)
+    }
+
+    /// Calls a page factory and wraps what it made in a ``Page`` (not yet on the stack).
+    /// - Throws: ``RouterError/Code/targetFailed`` when the factory throws.
+    func makePage(
+        _ factory: @MainActor (PageRequest) throws -> Any, route: Route, decision: Decision, params: RouteParameters,
+        exts: [String: RuleValue], source: RequestSource, style: PresentationStyle,
+        onRemoved: (@MainActor (RouteResult) -> Void)?
+    ) throws(RouterError) -> Page {
+        let url = decision.uri?.string ?? decision.request.url
+        let id = makePageID()
+        let content: Any
+        do {
+            content = try factory(PageRequest(
+                id: id, route: route, url: url, params: params, exts: exts, source: source, style: style, decision: decision))
+        } catch {
+            throw RouterError(
+                .targetFailed, "the page factory of \"\(route.target)\" threw: \(error)", url: url, route: route.name,
+                underlying: error)
+        }
+        return Page(
+            id: id, name: route.name, url: url, params: params, content: content,
+            presentation: style == .root ? .root : .pushed, onRemoved: onRemoved)
     }
 
     @concurrent
