@@ -6,7 +6,10 @@ struct MatchSearch {
     let nodes: UnsafeBufferPointer<RouteTrie.Node>
     let entries: UnsafeBufferPointer<RouteTrie.Entry>
     let constants: ConstantIndex.Lookup
-    let regexes: [String: CompiledRegex]
+    /// The trie searched, for its compiled regexes. Unretained: a search lives only
+    /// inside one of the trie's own methods, and holding the regex dictionary instead
+    /// cost atomic reference counts on every search.
+    unowned(unsafe) let trie: RouteTrie
     let caseSensitive: Bool
     /// Decoded segments, laid out one after another.
     let text: UnsafeBufferPointer<UInt8>
@@ -24,13 +27,13 @@ struct MatchSearch {
 
     init(
         nodes: UnsafeBufferPointer<RouteTrie.Node>, entries: UnsafeBufferPointer<RouteTrie.Entry>,
-        constants: ConstantIndex.Lookup, regexes: [String: CompiledRegex], caseSensitive: Bool,
+        constants: ConstantIndex.Lookup, trie: RouteTrie, caseSensitive: Bool,
         text: UnsafeBufferPointer<UInt8>, segments: UnsafeBufferPointer<Int32>, collectAll: Bool, explain: Bool
     ) {
         self.nodes = nodes
         self.entries = entries
         self.constants = constants
-        self.regexes = regexes
+        self.trie = trie
         self.caseSensitive = caseSensitive
         self.text = text
         self.segments = segments
@@ -104,7 +107,7 @@ struct MatchSearch {
             case .type(let type):
                 passes = Self.converts(bytes, to: type)
             case .regex(let source):
-                passes = regexes[source]?.matchesWhole(String(decoding: bytes, as: UTF8.self)) ?? false
+                passes = trie.regexes[source]?.matchesWhole(String(decoding: bytes, as: UTF8.self)) ?? false
             }
             if !passes {
                 if explain {

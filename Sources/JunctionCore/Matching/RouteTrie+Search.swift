@@ -95,7 +95,7 @@ extension RouteTrie {
             entries.withUnsafeBufferPointer { entries in
                 constants.withLookup { constants in
                     var search = MatchSearch(
-                        nodes: nodes, entries: entries, constants: constants, regexes: regexes,
+                        nodes: nodes, entries: entries, constants: constants, trie: self,
                         caseSensitive: caseSensitive, text: input.text, segments: input.segments,
                         collectAll: collectAll, explain: explain)
                     return body(&search)

@@ -91,7 +91,13 @@ public struct RouteTable: Sendable {
     /// - Returns: The best match in each.
     package func match(_ uri: URI, alsoIn other: RouteTable) -> (here: RouteMatch?, other: RouteMatch?) {
         precondition(other.options.hostAsPath == options.hostAsPath, "both tables must read hosts alike")
-        let hits = withSearchInput(uri, hostAsPath: options.hostAsPath) { input in (trie.best(input), other.trie.best(input)) }
+        // The tries are borrowed unretained: both tables outlive the call, and retaining
+        // each trie around the closures cost atomic reference counts on every request.
+        let here = Unmanaged.passUnretained(storage.fields.trie)
+        let there = Unmanaged.passUnretained(other.storage.fields.trie)
+        let hits = withSearchInput(uri, hostAsPath: options.hostAsPath) { input in
+            (here._withUnsafeGuaranteedRef { $0.best(input) }, there._withUnsafeGuaranteedRef { $0.best(input) })
+        }
         return (hits.0.map { makeMatch($0, uri) }, hits.1.map { other.makeMatch($0, uri) })
     }
 
