@@ -77,13 +77,13 @@ public final class RuleEnginePool: Sendable {
     /// they record counts once they are given back.
     public var coverage: RuleCoverage {
         // Held while reading, so no borrower uses it meanwhile and no engine is read twice.
-        let held = spare.exchange(nil, ordering: .acquiring)?.takeRetainedValue()
+        let held = spare.exchange(nil, ordering: .acquiring)
         var merged = droppedEnginesCoverage.withLock { $0 }
         idle.withLock { engines in
             for box in engines { merged.merge(box.engine.coverage) }
         }
         if let held {
-            merged.merge(held.engine.coverage)
+            merged.merge(held.takeUnretainedValue().engine.coverage)
             giveBack(held)
         }
         return merged
@@ -94,23 +94,28 @@ public final class RuleEnginePool: Sendable {
     /// - Returns: What `body` returns.
     /// - Throws: `LuaError` when a new engine does not compile, or what `body` throws.
     public func withEngine<Result>(_ body: (RuleEngine) throws(LuaError) -> Result) throws(LuaError) -> Result {
+        // The engine stays unmanaged from the spare slot to the body and back: handing it
+        // over as a managed reference cost a retain and a release (atomic operations)
+        // around every decision.
         let box = try borrow()
         defer { giveBack(box) }
-        return try body(box.engine)
+        return try body(box.takeUnretainedValue().engine)
     }
 
-    private func borrow() throws(LuaError) -> EngineBox {
-        if let box = spare.exchange(nil, ordering: .acquiring) { return box.takeRetainedValue() }
-        if let box = idle.withLock({ $0.popLast() }) { return box }
+    /// An engine box holding the +1 reference the caller gives back with ``giveBack(_:)``.
+    private func borrow() throws(LuaError) -> Unmanaged<EngineBox> {
+        if let box = spare.exchange(nil, ordering: .acquiring) { return box }
+        if let box = idle.withLock({ $0.popLast() }) { return Unmanaged.passRetained(box) }
         created.add(1, ordering: .relaxed)
-        return EngineBox(try RuleEngine(
-            sources: sources, limits: limits, valueLimits: valueLimits, logger: logger, coverage: recordsCoverage))
+        return Unmanaged.passRetained(EngineBox(try RuleEngine(
+            sources: sources, limits: limits, valueLimits: valueLimits, logger: logger, coverage: recordsCoverage)))
     }
 
-    private func giveBack(_ box: EngineBox) {
-        let retained = Unmanaged.passRetained(box)
-        if spare.compareExchange(expected: nil, desired: retained, ordering: .releasing).exchanged { return }
-        retained.release()
+    /// Takes back the reference ``borrow()`` handed out: into the spare slot when it is
+    /// empty (no reference counting at all), else onto the idle list.
+    private func giveBack(_ lent: Unmanaged<EngineBox>) {
+        if spare.compareExchange(expected: nil, desired: lent, ordering: .releasing).exchanged { return }
+        let box = lent.takeRetainedValue()
         let kept = idle.withLock { engines in
             guard engines.count < maximumIdle - 1 else { return false }
             engines.append(box)
