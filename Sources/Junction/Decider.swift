@@ -107,15 +107,12 @@ public final class Decider: Sendable {
     public func decide(_ request: RouteRequest, context: ContextSnapshot = .empty) -> Decision {
         var run = DecisionRun(decider: self, request: request, context: context)
         guard let engines else {
-            var none: RuleSession?
+            var none = NoDeclaredFunctions()
             return run.run(&none)
         }
         do {
             return try engines.withEngine { engine throws(LuaError) in
-                engine.withSession(context: context) { session in
-                    var lent: RuleSession? = session
-                    return run.run(&lent)
-                }
+                engine.withSession(context: context) { session in run.run(&session) }
             }
         } catch {
             return run.engineFailure(error)

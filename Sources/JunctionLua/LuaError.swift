@@ -17,7 +17,7 @@ public struct LuaError: Error, Sendable, Hashable, CustomStringConvertible {
     public let message: String
 
     /// Creates an error.
-    init(code: Code, chunkName: String, line: Int?, message: String) {
+    package init(code: Code, chunkName: String, line: Int?, message: String) {
         self.code = code
         self.chunkName = chunkName
         self.line = line

@@ -40,7 +40,7 @@ struct DecisionRun {
     }
 
     /// Runs the pipeline.
-    mutating func run(_ session: inout RuleSession?) -> Decision {
+    mutating func run<Functions: DeclaredFunctions>(_ session: inout Functions) -> Decision {
         var url = original.url
         pipeline: while true {
             let uri: URI
@@ -124,8 +124,8 @@ struct DecisionRun {
     // MARK: - Stages
 
     /// The first declared redirect whose pattern matches and whose `when` holds.
-    private mutating func applyRedirects(
-        _ uri: URI, best: RouteMatch, table: RouteTable, session: inout RuleSession?
+    private mutating func applyRedirects<Functions: DeclaredFunctions>(
+        _ uri: URI, best: RouteMatch, table: RouteTable, session: inout Functions
     ) -> Conclusion {
         // The best pattern first; the others only if all of its rules' conditions fail.
         var candidates = [best]
@@ -173,7 +173,7 @@ struct DecisionRun {
     }
 
     /// A URL no route matched: its scheme's dispatcher, else the fallbacks.
-    private mutating func unmatched(_ uri: URI, session: inout RuleSession?) -> Conclusion {
+    private mutating func unmatched<Functions: DeclaredFunctions>(_ uri: URI, session: inout Functions) -> Conclusion {
         if let scheme = uri.scheme?.lowercased(), decider.routes.options.dispatchedSchemes.contains(scheme) {
             steps.append(TraceStep(
                 .handOver, name: scheme, detail: "no route; \(scheme) URLs go to the \(scheme) dispatcher", nanoseconds: lap()))
@@ -206,7 +206,9 @@ struct DecisionRun {
     }
 
     /// The route's interceptors and policies, in order, until one decides.
-    private mutating func runChain(for match: RouteMatch, session: inout RuleSession?) -> Conclusion {
+    private mutating func runChain<Functions: DeclaredFunctions>(
+        for match: RouteMatch, session: inout Functions
+    ) -> Conclusion {
         let chain = decider.plan.chain(for: match)
         requestVersion += 1
         var version = requestVersion
@@ -225,23 +227,23 @@ struct DecisionRun {
     }
 
     /// Runs one rule and reads its verdict.
-    private mutating func runStep(
-        _ step: PolicyStep, _ ruleRequest: RuleRequest, session: inout RuleSession?, hasRoute: Bool
+    private mutating func runStep<Functions: DeclaredFunctions>(
+        _ step: PolicyStep, _ ruleRequest: RuleRequest, session: inout Functions, hasRoute: Bool
     ) -> Conclusion {
         var verdict: Verdict?
         var failure: String?
         var instructions = 0
         switch step.body {
         case .lua(let function):
-            if session == nil {
+            if !session.isAvailable {
                 failure = "no rule engine is available"
             } else {
                 if sessionVersion != requestVersion {
-                    session!.setRequest(ruleRequest)
+                    session.setRequest(ruleRequest)
                     sessionVersion = requestVersion
                 }
                 do {
-                    let result = try session!.evaluate(declared: function)
+                    let result = try session.evaluate(declared: function)
                     instructions = result.instructions
                     verdict = try Verdict(result.value, rule: step.name)
                 } catch {
@@ -295,14 +297,14 @@ struct DecisionRun {
     // MARK: - Helpers
 
     /// Evaluates a redirect's `when`: truthy unless `nil` or `false`.
-    private mutating func evaluateCondition(
-        _ function: Int, _ ruleRequest: RuleRequest, session: inout RuleSession?
+    private mutating func evaluateCondition<Functions: DeclaredFunctions>(
+        _ function: Int, _ ruleRequest: RuleRequest, session: inout Functions
     ) -> (Bool, String?, Int) {
-        guard session != nil else { return (false, "no rule engine is available", 0) }
-        session!.setRequest(ruleRequest)
+        guard session.isAvailable else { return (false, "no rule engine is available", 0) }
+        session.setRequest(ruleRequest)
         sessionVersion = -1
         do {
-            let result = try session!.evaluate(declared: function)
+            let result = try session.evaluate(declared: function)
             switch result.value {
             case .nil, .bool(false): return (false, nil, result.instructions)
             default: return (true, nil, result.instructions)

@@ -1,0 +1,33 @@
+import JunctionCore
+import JunctionLua
+
+/// What runs a bundle's declared Lua functions during one decision: a ``RuleSession``
+/// lent by the bundle's engine pool, or ``NoDeclaredFunctions`` for a decider without one.
+///
+/// `DecisionRun` is generic over it rather than taking an optional session, so the
+/// session is used in place: wrapping it in an `Optional` copied it, a retain and a
+/// release of its engine and context on every decision.
+protocol DeclaredFunctions {
+    /// Whether functions can run at all.
+    var isAvailable: Bool { get }
+    /// Sets the request `req` reads from now on.
+    mutating func setRequest(_ request: RuleRequest)
+    /// Calls a declared function with `req` and `ctx`.
+    mutating func evaluate(declared index: Int) throws(LuaError) -> RuleResult
+}
+
+extension RuleSession: DeclaredFunctions {
+    var isAvailable: Bool { true }
+}
+
+/// A decider's stand-in when no engine runs: every call is refused, and the caller
+/// reports "no rule engine is available" before making one.
+struct NoDeclaredFunctions: DeclaredFunctions {
+    var isAvailable: Bool { false }
+
+    mutating func setRequest(_ request: RuleRequest) {}
+
+    mutating func evaluate(declared index: Int) throws(LuaError) -> RuleResult {
+        throw LuaError(code: .runtime, chunkName: "declared function", line: nil, message: "no rule engine is available")
+    }
+}
