@@ -213,12 +213,17 @@ struct DecisionRun {
         requestVersion += 1
         var version = requestVersion
         var ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
-        for step in chain {
+        for step in chain.lazy.map(Unmanaged.passUnretained) {
             if version != requestVersion {  // a rewrite
                 ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
                 version = requestVersion
             }
-            switch runStep(step, ruleRequest, session: &session, hasRoute: true) {
+            // Borrowed, not retained: `chain` holds every step until the loop ends, and a
+            // retain and release around each step were two atomic operations.
+            let conclusion = step._withUnsafeGuaranteedRef { step in
+                runStep(step, ruleRequest, session: &session, hasRoute: true)
+            }
+            switch conclusion {
             case .proceed: continue
             case let other: return other
             }
@@ -359,9 +364,15 @@ struct DecisionRun {
         Rejection(.ruleFailed, reason: "rule \"\(rule)\" failed: \(error)", code: 500, rule: rule)
     }
 
+    /// The decision. The run ends here, so the trace and the URLs passed are moved into
+    /// it rather than copied.
     private mutating func finish(_ outcome: Decision.Outcome, match: RouteMatch? = nil) -> Decision {
         var params = request.params
         if !rewrites.isEmpty { params.merge(rewrites) { _, new in new } }
+        var steps: [TraceStep] = []
+        var passed: [String] = []
+        swap(&steps, &self.steps)
+        swap(&passed, &self.passed)
         return Decision(
             outcome: outcome, request: original, uri: uri, match: match,
             redirects: passed,
