@@ -73,8 +73,8 @@ struct DecisionRun {
             } else {
                 current = decider.routes.match(uri)
             }
-            steps.append(TraceStep(
-                .match, name: current?.route.name, detail: current?.route.pattern ?? "no route matches", nanoseconds: lap()))
+            let route = current?.route  // read once: each read is a reference count
+            steps.append(TraceStep(.match, name: route?.name, detail: route?.pattern ?? "no route matches", nanoseconds: lap()))
             var alternatives: [RouteMatch]?
 
             while true {
