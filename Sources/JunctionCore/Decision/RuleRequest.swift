@@ -8,35 +8,57 @@
 /// to rule after rule costs one reference count, not one per field.
 public struct RuleRequest: Sendable {
     private struct Fields: Sendable {
-        let uri: URI
-        let source: RequestSource
-        let exts: [String: RuleValue]
-        let callerParams: [String: RuleValue]
-        let route: Route?
-        let pathParameters: PathParameters
+        let request: RouteRequest
+        let target: Target
         let rewrites: [String: RuleValue]
-        let plusAsSpace: Bool
+    }
+
+    /// What the request is about: a match (which holds the URL, the route and the path
+    /// parameters), or a URL without a route. The match and the caller's request are
+    /// kept whole rather than taken apart field by field: each field copied was a
+    /// reference count on every rule step.
+    private enum Target: Sendable {
+        case matched(RouteMatch)
+        case unmatched(URI, PathParameters, plusAsSpace: Bool)
     }
 
     private let storage: CopyOnWrite<Fields>
 
     /// The URL.
-    public var uri: URI { storage.fields.uri }
+    public var uri: URI {
+        switch storage.fields.target {
+        case .matched(let match): match.uri
+        case .unmatched(let uri, _, _): uri
+        }
+    }
     /// Who asked.
-    public var source: RequestSource { storage.fields.source }
+    public var source: RequestSource { storage.fields.request.source }
     /// The caller's non-business options.
-    public var exts: [String: RuleValue] { storage.fields.exts }
+    public var exts: [String: RuleValue] { storage.fields.request.exts }
     /// The caller's extra parameters.
-    public var callerParams: [String: RuleValue] { storage.fields.callerParams }
+    public var callerParams: [String: RuleValue] { storage.fields.request.params }
     /// The route the URL matched; `nil` before matching (a redirect's `when`) and for
     /// fallbacks.
-    public var route: Route? { storage.fields.route }
+    public var route: Route? {
+        if case .matched(let match) = storage.fields.target { return match.route }
+        return nil
+    }
     /// The path parameters the pattern captured (the route's, or a redirect's `from`).
-    public var pathParameters: PathParameters { storage.fields.pathParameters }
+    public var pathParameters: PathParameters {
+        switch storage.fields.target {
+        case .matched(let match): match.parameters
+        case .unmatched(_, let parameters, _): parameters
+        }
+    }
     /// Parameters that rules changed with `rewrite`, applied last.
     public var rewrites: [String: RuleValue] { storage.fields.rewrites }
     /// Whether `+` in the query is a space (the route table's option).
-    public var plusAsSpace: Bool { storage.fields.plusAsSpace }
+    public var plusAsSpace: Bool {
+        switch storage.fields.target {
+        case .matched(let match): match.plusAsSpace
+        case .unmatched(_, _, let plusAsSpace): plusAsSpace
+        }
+    }
 
     /// A request before or without a route.
     /// - Parameters:
@@ -46,8 +68,7 @@ public struct RuleRequest: Sendable {
     ///   - plusAsSpace: Whether `+` in the query is a space.
     public init(uri: URI, request: RouteRequest, pathParameters: PathParameters = PathParameters(), plusAsSpace: Bool = true) {
         storage = CopyOnWrite(Fields(
-            uri: uri, source: request.source, exts: request.exts, callerParams: request.params, route: nil,
-            pathParameters: pathParameters, rewrites: [:], plusAsSpace: plusAsSpace))
+            request: request, target: .unmatched(uri, pathParameters, plusAsSpace: plusAsSpace), rewrites: [:]))
     }
 
     /// A request that matched a route.
@@ -56,9 +77,7 @@ public struct RuleRequest: Sendable {
     ///   - request: The caller's request.
     ///   - rewrites: Parameters rules have changed so far.
     public init(match: RouteMatch, request: RouteRequest, rewrites: [String: RuleValue] = [:]) {
-        storage = CopyOnWrite(Fields(
-            uri: match.uri, source: request.source, exts: request.exts, callerParams: request.params, route: match.route,
-            pathParameters: match.parameters, rewrites: rewrites, plusAsSpace: match.plusAsSpace))
+        storage = CopyOnWrite(Fields(request: request, target: .matched(match), rewrites: rewrites))
     }
 
     /// The whole URL.
@@ -87,10 +106,9 @@ public struct RuleRequest: Sendable {
     public var params: [String: RuleValue] {
         // Built from the lowest precedence up, each source overwriting the one before, as
         // `param(_:)` reads them — without a set of names or a lookup per name.
-        let fields = storage.fields
-        let declarations = fields.route?.parameters ?? []
+        let declarations = route?.parameters ?? []
         var params: [String: RuleValue] = [:]
-        for parameter in fields.pathParameters where params[parameter.name] == nil {
+        for parameter in pathParameters where params[parameter.name] == nil {
             let declaration = declarations.first { $0.name == parameter.name }
             params[parameter.name] = declaration.flatMap { $0.type.convert(parameter.value).map(RuleValue.init) }
                 ?? .string(parameter.value)
@@ -100,7 +118,7 @@ public struct RuleRequest: Sendable {
             // A name declared twice takes its first declaration, as `param(_:)` does.
             for (position, declaration) in declarations.enumerated() where params[declaration.name] == nil
                 && !declarations[..<position].contains(where: { $0.name == declaration.name }) {
-                if query == nil { query = fields.uri.queryItems(plusAsSpace: fields.plusAsSpace) }
+                if query == nil { query = uri.queryItems(plusAsSpace: plusAsSpace) }
                 if let text = query?.first(declaration.name) {
                     params[declaration.name] = declaration.type.convert(text).map(RuleValue.init) ?? .string(text)
                 } else if let value = declaration.defaultValue {
@@ -108,8 +126,9 @@ public struct RuleRequest: Sendable {
                 }
             }
         }
-        if !fields.callerParams.isEmpty { params.merge(fields.callerParams) { _, caller in caller } }
-        if !fields.rewrites.isEmpty { params.merge(fields.rewrites) { _, rewrite in rewrite } }
+        let callerParams = callerParams
+        if !callerParams.isEmpty { params.merge(callerParams) { _, caller in caller } }
+        if !rewrites.isEmpty { params.merge(rewrites) { _, rewrite in rewrite } }
         return params
     }
 
@@ -118,7 +137,7 @@ public struct RuleRequest: Sendable {
     /// - Returns: Its value, or `nil`.
     public func param(_ name: String) -> RuleValue? {
         if !storage.fields.rewrites.isEmpty, let value = storage.fields.rewrites[name] { return value }
-        if !storage.fields.callerParams.isEmpty, let value = storage.fields.callerParams[name] { return value }
+        if !storage.fields.request.params.isEmpty, let value = storage.fields.request.params[name] { return value }
         let declaration = route?.parameters.first { $0.name == name }
         if let text = pathParameters[name] {
             return declaration.flatMap { $0.type.convert(text).map(RuleValue.init) } ?? .string(text)
