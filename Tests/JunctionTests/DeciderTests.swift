@@ -214,6 +214,28 @@ import Testing
         #expect(failure.cause == .ruleFailed && failure.rule == "swift.fails")
     }
 
+    @Test func aRedirectVerdictsParamsAreCarriedButTheCallersRequestIsKept() throws {
+        let table = try RouteTable(routes: [
+            Route(name: "old", pattern: "myapp://old"), Route(name: "new", pattern: "myapp://new"),
+        ])
+        let decider = try Decider(routes: table, interceptors: [
+            SwiftInterceptor("move", scope: .route("old")) { _, _ in .redirect(url: "myapp://new", params: ["from": "old"]) },
+            SwiftInterceptor("tag", scope: .route("new")) { request, _ in
+                request.params["from"] == "old" ? .rewrite(params: ["seen": true]) : .reject(reason: "not carried", code: nil)
+            },
+        ])
+        let decision = decider.decide(RouteRequest("myapp://old", params: ["a": 1]))
+        guard case .open = decision.outcome else {
+            Issue.record("expected to open, got \(decision.outcome)")
+            return
+        }
+        #expect(decision.match?.route.name == "new")
+        #expect(decision.redirects == ["myapp://old"])
+        #expect(decision.request.url == "myapp://old")
+        #expect(decision.request.params == ["a": 1])
+        #expect(decision.carriedParams == ["a": 1, "from": "old", "seen": true])
+    }
+
     @Test func aDeciderWithoutABundleRunsSwiftInterceptors() throws {
         let table = try RouteTable(routes: [Route(name: "home", pattern: "myapp://home")])
         let decider = try Decider(routes: table, interceptors: [

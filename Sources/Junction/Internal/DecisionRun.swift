@@ -5,27 +5,30 @@ import JunctionLua
 /// carried, the trace so far.
 struct DecisionRun {
     private let decider: Decider
-    private let original: RouteRequest
     private let context: ContextSnapshot
     /// The request now: the current URL's parameters include redirect verdicts' params.
+    /// It is the caller's own until a redirect verdict carries parameters, so the run
+    /// holds one request, not a second copy of the caller's.
     private var request: RouteRequest
+    /// The caller's parameters, kept when a redirect verdict changes `request`'s.
+    private var callerParams: [String: RuleValue]?
     private var rewrites: [String: RuleValue] = [:]
     /// The URLs left behind by redirects, in order (empty for most requests, so nothing
-    /// is allocated), and the URL being decided now.
+    /// is allocated).
     private var passed: [String] = []
-    private var currentURL = ""
     private var steps: [TraceStep] = []
     /// Bumped whenever the request rules read changes, so the session is told.
     private var requestVersion = 0
     private var sessionVersion = -1
     private var uri: URI?
+    /// The URL being decided now (the run stops at a URL that does not parse).
+    private var currentURL: String { uri?.string ?? "" }
     /// When the last step ended: each step's time is the lap since then, one clock
     /// read per step.
     private var lastTick = MonotonicClock.nanoseconds()
 
     init(decider: Decider, request: RouteRequest, context: ContextSnapshot) {
         self.decider = decider
-        self.original = request
         self.request = request
         self.context = context
         steps.reserveCapacity(8)
@@ -41,19 +44,17 @@ struct DecisionRun {
 
     /// Runs the pipeline.
     mutating func run<Functions: DeclaredFunctions>(_ session: inout Functions) -> Decision {
-        var url = original.url
+        var url = request.url
         pipeline: while true {
             let uri: URI
             do {
                 uri = try URI(url)
             } catch {
                 steps.append(TraceStep(.parse, detail: url, error: "\(error)", nanoseconds: lap()))
-                currentURL = url
                 self.uri = nil
                 return finish(.reject(Rejection(.invalidURL, reason: "the URL \"\(url)\" does not parse: \(error)", code: 400)))
             }
             self.uri = uri
-            currentURL = url
 
             // The route and the best declared redirect, from one reading of the URL.
             var current: RouteMatch?
@@ -344,17 +345,19 @@ struct DecisionRun {
     /// Why a gate to `url` would loop, if it would.
     private func gateLoop(_ url: String, from current: String) -> String? {
         if url == current { return "gate loop: \(current) gates itself" }
-        if original.gatedRequests.contains(url) {
-            return "gate loop: \((original.gatedRequests + [current, url]).joined(separator: " → "))"
+        let gated = request.gatedRequests
+        if gated.contains(url) {
+            return "gate loop: \((gated + [current, url]).joined(separator: " → "))"
         }
-        if original.gatedRequests.count >= decider.options.maximumGateDepth {
-            return "gates nest deeper than \(decider.options.maximumGateDepth): \((original.gatedRequests + [current, url]).joined(separator: " → "))"
+        if gated.count >= decider.options.maximumGateDepth {
+            return "gates nest deeper than \(decider.options.maximumGateDepth): \((gated + [current, url]).joined(separator: " → "))"
         }
         return nil
     }
 
     /// Carries the parameters so far (and a redirect verdict's) to the next URL.
     private mutating func carry(_ params: [String: RuleValue]) {
+        if callerParams == nil { callerParams = request.params }
         request.params.merge(rewrites) { _, new in new }
         request.params.merge(params) { _, new in new }
         rewrites = [:]
@@ -371,8 +374,12 @@ struct DecisionRun {
         if !rewrites.isEmpty { params.merge(rewrites) { _, new in new } }
         var steps: [TraceStep] = []
         var passed: [String] = []
+        var uri: URI?
         swap(&steps, &self.steps)
         swap(&passed, &self.passed)
+        swap(&uri, &self.uri)
+        var original = request
+        if let callerParams { original.params = callerParams }
         return Decision(
             outcome: outcome, request: original, uri: uri, match: match,
             redirects: passed,
