@@ -86,8 +86,9 @@ struct YAMLComposer {
                 return root
             case YAML_DOCUMENT_START_EVENT:
                 documents += 1
-                // Yams' words for a second document, kept.
-                if documents > 1 { return fail("not valid YAML or JSON: but found another document expected a single document in the stream", mark) }
+                if documents > 1 {
+                    return fail("not valid YAML or JSON: a second document starts here, but the file must hold a single document", mark)
+                }
                 continue
             case YAML_ALIAS_EVENT:
                 return fail("YAML aliases (\"*name\") are not allowed in \(document); write the value out (and quote text that starts with \"*\")", mark)

@@ -133,8 +133,7 @@ package struct YAMLReader {
         }
         switch node.content {
         case .scalar(let scalar):
-            guard scalar.isPlain else { return .string(scalar.text) }
-            return Self.plainScalar(scalar.text)
+            return typedScalar(scalar, node.mark, what)
         case .mapping(let map):
             var fields: [String: RuleValue] = [:]
             for (key, value) in pairs(of: map) {
@@ -149,6 +148,37 @@ package struct YAMLReader {
             for item in list where visit() { items.append(ruleValue(item, what, requireTable: false)) }
             return .array(items)
         }
+    }
+
+    /// A scalar's value: by its explicit core-schema tag (`!!str 5` is text, `!!int "5"`
+    /// an integer), else plain ones typed by ``plainScalar(_:)`` and quoted or block ones
+    /// text. A tag the value does not fit is an error at the scalar; other tags (`!custom`)
+    /// leave the scalar untyped, as if untagged.
+    private mutating func typedScalar(_ scalar: YAMLScalar, _ mark: YAMLMark, _ what: String) -> RuleValue {
+        let typed = Self.plainScalar(scalar.text)
+        let expected: String
+        switch scalar.tag {
+        case "tag:yaml.org,2002:str"?:
+            return .string(scalar.text)
+        case "tag:yaml.org,2002:int"?:
+            if case .int = typed { return typed }
+            expected = "an integer"
+        case "tag:yaml.org,2002:float"?:
+            if case .double = typed { return typed }
+            if case .int(let number) = typed { return .double(Double(number)) }
+            expected = "a number"
+        case "tag:yaml.org,2002:bool"?:
+            if case .bool = typed { return typed }
+            expected = "true or false"
+        case "tag:yaml.org,2002:null"?:
+            if case .nil = typed { return typed }
+            expected = "null"
+        default:
+            return scalar.isPlain ? typed : .string(scalar.text)
+        }
+        let tag = "!!" + (scalar.tag ?? "").dropFirst("tag:yaml.org,2002:".count)
+        error("\(what): \"\(scalar.text)\" is tagged \(tag) but is not \(expected)", mark)
+        return .string(scalar.text)
     }
 
     /// A plain (unquoted) scalar typed as YAML 1.2's core schema types it: `true`/`false`,

@@ -32,7 +32,7 @@ import Testing
         ("a: [1, 2\nb: 3", "t.yaml:2:2: error: not valid YAML or JSON: did not find expected ',' or ']' while parsing a flow sequence"),
         ("a: 'open\n", "t.yaml:2:1: error: not valid YAML or JSON: found unexpected end of stream while scanning a quoted scalar"),
         ("a: 1\n b: 2", "t.yaml:2:3: error: not valid YAML or JSON: mapping values are not allowed in this context"),
-        ("a: 1\n---\nb: 2", "t.yaml:2:1: error: not valid YAML or JSON: but found another document expected a single document in the stream"),
+        ("a: 1\n---\nb: 2", "t.yaml:2:1: error: not valid YAML or JSON: a second document starts here, but the file must hold a single document"),
         ("a: \u{1}", "t.yaml:1:1: error: cannot read the file: control characters are not allowed at byte 3"),
     ])
     func placesLibyamlsProblemWhereItIs(_ text: String, _ expected: String) {
@@ -72,6 +72,42 @@ import Testing
             "f": .double(1.5), "l": .string("5\n"), "w": .string("hello"),
         ]))
         #expect(yaml.diagnostics.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("v: !!str 5", RuleValue.string("5")),
+        ("v: !!str true", .string("true")),
+        ("v: !!str", .string("")),
+        ("v: !!int \"42\"", .int(42)),
+        ("v: !!float 2", .double(2)),
+        ("v: !!float '1.5'", .double(1.5)),
+        ("v: !!bool 'false'", .bool(false)),
+        ("v: !custom 5", .int(5)),
+        ("v: !custom '5'", .string("5")),
+    ])
+    func honoursCoreSchemaTags(_ text: String, _ expected: RuleValue) {
+        var yaml = YAMLReader(file: "t.yaml", document: "a rule-test file")
+        guard let root = yaml.compose(text) else {
+            Issue.record("\(yaml.diagnostics)")
+            return
+        }
+        #expect(yaml.ruleValue(root, "context", requireTable: true) == .table(["v": expected]))
+        #expect(yaml.diagnostics.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("v: !!int 1.5", #"t.yaml:1:4: error: context.v: "1.5" is tagged !!int but is not an integer"#),
+        ("a:\n  b: !!bool yes", #"t.yaml:2:6: error: context.a.b: "yes" is tagged !!bool but is not true or false"#),
+        ("v: !!null 0", #"t.yaml:1:4: error: context.v: "0" is tagged !!null but is not null"#),
+    ])
+    func refusesAValueItsTagDoesNotFit(_ text: String, _ expected: String) {
+        var yaml = YAMLReader(file: "t.yaml", document: "a rule-test file")
+        guard let root = yaml.compose(text) else {
+            Issue.record("\(yaml.diagnostics)")
+            return
+        }
+        _ = yaml.ruleValue(root, "context", requireTable: true)
+        #expect(yaml.diagnostics.map(\.description) == [expected])
     }
 
     @Test func keepsEachScalarsStyleTagAndPlace() throws {
