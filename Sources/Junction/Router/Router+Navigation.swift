@@ -121,6 +121,11 @@ extension Router {
 
     /// Installs tabs: each URL is opened through the pipeline (as `internal`) and must
     /// reach a page, which becomes a tab's root. Every page on the stack before is removed.
+    ///
+    /// ``decisionObserver`` sees each tab's decision. ``willOpen`` and ``didOpen`` are not
+    /// called: the tabs are installed all at once or not at all, so there is no single
+    /// `open` to report, and a page that a later tab's failure keeps off the screen would
+    /// have been reported as opened.
     /// - Parameter urls: One URL per tab.
     /// - Returns: The root pages.
     /// - Throws: `RouterError` when a URL does not reach a page; nothing changes then.
