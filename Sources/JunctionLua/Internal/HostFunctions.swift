@@ -22,16 +22,12 @@ enum HostFunctions {
         return 0
     }
 
-    /// Runs ``SandboxPrelude`` with the host's functions and limits and keeps the bundle
-    /// environment and `seal` it returns in the registry. Run in `lua_pcall`; holds only
-    /// raw pointers and integers, since everything here may raise.
+    /// Runs the ``SandboxPrelude`` function (argument 1) with the host's functions and
+    /// limits and keeps the bundle environment and `seal` it returns in the registry. Run
+    /// in `lua_pcall`; holds only raw pointers and integers, since everything here may raise.
     static let installPrelude: lua_CFunction = { state in
         let context = SandboxContext.of(state)
-        let source = SandboxPrelude.source
-        let status = jl_loadtext(
-            state, UnsafeRawPointer(source.utf8Start).assumingMemoryBound(to: CChar.self), source.utf8CodeUnitCount,
-            cString(SandboxPrelude.chunkName))
-        if status != LUA_OK { return lua_error(state) }
+        lua_settop(state, 1)
         lua_createtable(state, 0, 18)
         setField(state, "tripped", tripped)
         setField(state, "upvalues", upvalues)
