@@ -87,15 +87,4 @@ import Testing
         #expect(error?.code == .runtime)
         #expect(error?.description == "rules/helpers.lua:\(line): \(message)")
     }
-
-    @Test func declaringWhileRulesRunNamesTheRulesLine() throws {
-        let engine = try RuleEngine(sources: [RuleSource(name: "late.lua", text: """
-            function late()
-
-              group('g', function() end)
-            end
-            """)])
-        let error = #expect(throws: LuaError.self) { try engine.evaluate("late") }
-        #expect(error?.description == "late.lua:3: group: rules are declared while the bundle loads, not while they run")
-    }
 }

@@ -42,9 +42,10 @@ enum SandboxPrelude {
           string.find, string.match, string.gmatch, string.gsub, string.rep, string.sub, string.format
     local insert, remove, concat, move, sort = table.insert, table.remove, table.concat, table.move, table.sort
 
-    -- Functions of the sandbox itself: `seal` does not walk into their upvalues.
+    -- Functions of the sandbox itself: `seal` does not walk into their upvalues. Only
+    -- sealing reads the set, and it drops the set when done: from then on nothing is recorded.
     local trusted = setmetatable({}, { __mode = "k" })
-    local function trust(f) trusted[f] = true; return f end
+    local function trust(f) if trusted then trusted[f] = true end; return f end
 
     -- pcall / xpcall: once the budget is tripped, nothing may catch the error.
     local checked = trust(function(ok, ...)
@@ -225,14 +226,20 @@ enum SandboxPrelude {
 
     -- The rule API (docs/rules.md): declarations while the bundle loads, verdicts
     -- while rules run. Declarations are kept here, out of every rule's reach, and
-    -- handed to the host by `seal`.
+    -- handed to the host by `seal`. What only loading needs (the functions that declare,
+    -- what they gathered, `seal` and `trusted`) hangs on `declare`, `seal` and `trusted`
+    -- alone: sealing drops `declare` and `trusted` and the host drops `seal`, so an
+    -- engine does not keep that code for its whole life.
     local declarations = { redirects = {}, interceptors = {}, groups = {}, fallbacks = {} }
-    local loading = true
     local interceptor_names = {}
     local caller_position = host.caller_position
+    local declare  -- the functions that declare, by name, until the bundle is sealed
 
+    -- The function that declares `what`, called by the rule API's function of that name,
+    -- which tail-calls it: so level 2 of its errors, and level 3 of `field`'s, is the rule.
     local function declaring(what)
-      if not loading then error(what .. ": rules are declared while the bundle loads, not while they run", 3) end
+      if not declare then error(what .. ": rules are declared while the bundle loads, not while they run", 3) end
+      return declare[what]
     end
     local function field(spec, key, kind, what, required)
       local value = spec[key]
@@ -267,7 +274,6 @@ enum SandboxPrelude {
     end
 
     local function declare_redirect(spec)
-      declaring("redirect")
       check_keys(spec, { from = true, to = true, when = true, keep_query = true }, "redirect")
       local entry = {
         from = field(spec, "from", "string", "redirect", true),
@@ -279,7 +285,7 @@ enum SandboxPrelude {
       declarations.redirects[#declarations.redirects + 1] = entry
     end
     local redirect = trust(function(target, params)
-      if type(target) == "table" then return declare_redirect(target) end
+      if type(target) == "table" then return declaring("redirect")(target) end
       if type(target) ~= "string" then
         error("redirect(url [, params]) takes the URL to open instead, or redirect{ from = ..., to = ... } declares a redirect", 2)
       end
@@ -288,8 +294,7 @@ enum SandboxPrelude {
       end
       return verdict({ verdict = "redirect", url = target, params = params })
     end)
-    local interceptor = trust(function(spec)
-      declaring("interceptor")
+    local function declare_interceptor(spec)
       if type(spec) ~= "table" then error("interceptor{ name = ..., route = ... | routes = {...} | all = true, run = function(req, ctx) ... end }", 2) end
       check_keys(spec, { name = true, route = true, routes = true, all = true, priority = true, on_error = true, run = true }, "interceptor")
       local name = field(spec, "name", "string", "interceptor", true)
@@ -313,9 +318,8 @@ enum SandboxPrelude {
         name = name, route = route, routes = patterns, all = all or false, priority = priority // 1,
         on_error = on_error_of(spec, what), run = field(spec, "run", "function", what, true), at = position(),
       }
-    end)
-    local group = trust(function(name, policy)
-      declaring("group")
+    end
+    local function declare_group(name, policy)
       if type(name) ~= "string" or type(policy) ~= "function" then
         error("group(name, function(req, ctx) ... end) declares the policy of a route group", 2)
       end
@@ -323,12 +327,15 @@ enum SandboxPrelude {
         if existing.name == name then error(sformat("group %q already has a policy (at %s)", name, existing.at), 2) end
       end
       declarations.groups[#declarations.groups + 1] = { name = name, run = policy, at = position() }
-    end)
-    local fallback = trust(function(policy)
-      declaring("fallback")
+    end
+    local function declare_fallback(policy)
       if type(policy) ~= "function" then error("fallback(function(req, ctx) ... end) handles URLs no route matches", 2) end
       declarations.fallbacks[#declarations.fallbacks + 1] = { run = policy, at = position() }
-    end)
+    end
+    declare = { redirect = declare_redirect, interceptor = declare_interceptor, group = declare_group, fallback = declare_fallback }
+    local interceptor = trust(function(spec) return declaring("interceptor")(spec) end)
+    local group = trust(function(name, policy) return declaring("group")(name, policy) end)
+    local fallback = trust(function(policy) return declaring("fallback")(policy) end)
 
     -- The globals rules see.
     local env  -- the bundle's environment, set below
@@ -443,9 +450,9 @@ enum SandboxPrelude {
     end
     -- Seals the environment; returns the bundle's global functions, their names, every
     -- function of the bundle reachable from it (for the host to inspect), and the
-    -- declarations, sealed too.
+    -- declarations, sealed too. Runs once: the host releases it afterwards.
     local seal = trust(function()
-      loading = false
+      declare = nil
       local seen = { [env] = true, functions = {} }
       local items, functions, names = {}, {}, {}
       for k, v in next, env do items[#items + 1] = k; items[#items + 1] = v end
@@ -479,6 +486,7 @@ enum SandboxPrelude {
       for i, d in ipairs(declarations.fallbacks) do
         summary.fallbacks[i] = { at = d.at, run = callable(d.run, d.at) }
       end
+      trusted = nil
       return functions, names, seen.functions, summary, callables
     end)
 
