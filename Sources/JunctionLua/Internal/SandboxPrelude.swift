@@ -30,6 +30,7 @@ enum SandboxPrelude {
     local host = ...
     local tripped, upvalues = host.tripped, host.upvalues
     local freeze_in_place, is_readonly, raw_getmetatable = host.freeze_in_place, host.is_readonly, host.raw_getmetatable
+    local read_only = host.read_only
     local PATTERN_STEPS, MOVE_ELEMENTS, MEMORY = host.pattern_steps, host.move_elements, host.memory
     local BUDGET = "instruction budget exceeded"
 
@@ -337,7 +338,20 @@ enum SandboxPrelude {
     local group = trust(function(name, policy) return declaring("group")(name, policy) end)
     local fallback = trust(function(policy) return declaring("fallback")(policy) end)
 
-    -- The globals rules see.
+    -- The libraries become read-only. Each table becomes the backing of a new, empty proxy
+    -- (freezing it in place would leave its emptied hash part allocated in every state), so
+    -- each reference to it moves to the proxy: the locals here, and the string metatable
+    -- through which `("x"):upper()` reaches the string table, which no rule may see or
+    -- change. The host drops the registry's own references after this chunk.
+    for _, lib in next, { string, table, math, utf8 } do
+      for _, f in next, lib do if type(f) == "function" then trust(f) end end
+    end
+    string, table, math, utf8 = read_only(string), read_only(table), read_only(math), read_only(utf8)
+    local string_metatable = getmetatable("")
+    rawset(string_metatable, "__index", string)
+    rawset(string_metatable, "__metatable", false)
+
+    -- The globals rules see, read-only in the same way.
     local env  -- the bundle's environment, set below
     local G = {
       assert = assert, error = error, ipairs = ipairs, pairs = pairs, select = select,
@@ -346,9 +360,9 @@ enum SandboxPrelude {
       string = string, table = table, math = math, utf8 = utf8,
       print = host.print, pcall = safe_pcall, xpcall = safe_xpcall,
       -- The rule API's helpers (docs/rules.md).
-      version = { compare = host.version_compare },
-      url = { encode = host.url_encode, decode = host.url_decode, parse = host.url_parse, build = host.url_build },
-      log = { info = host.log_info, warn = host.log_warn },
+      version = read_only({ compare = host.version_compare }),
+      url = read_only({ encode = host.url_encode, decode = host.url_decode, parse = host.url_parse, build = host.url_build }),
+      log = read_only({ info = host.log_info, warn = host.log_warn }),
       rollout = host.rollout,
       redirect = redirect, interceptor = interceptor, group = group, fallback = fallback,
       reject = trust(function(reason, code)
@@ -398,16 +412,10 @@ enum SandboxPrelude {
       end),
     }
     for _, f in next, G do if type(f) == "function" then trust(f) end end
-    for _, lib in next, { string, table, math, utf8 } do
-      for _, f in next, lib do if type(f) == "function" then trust(f) end end
-    end
+    G = read_only(G)
 
-    -- `("x"):upper()` reaches the string table through the string metatable, which no
-    -- rule may see or change.
-    rawset(getmetatable(""), "__metatable", false)
-    for _, lib in next, { string, table, math, utf8, G.version, G.url, G.log, G } do freeze_in_place(lib) end
-
-    -- Nothing keeps using the real global table: empty it, so no path leads anywhere.
+    -- Nothing keeps using the real global table: empty it, so no path leads anywhere (the
+    -- host then replaces it in the registry with an empty table of no size).
     local real = _G
     local keys = {}
     for k in next, real do keys[#keys + 1] = k end
