@@ -1,10 +1,12 @@
 /// The sandbox's own Lua code: run once per state, as trusted code, before any rule.
+/// States load it precompiled, without local-variable names (``PreludeChunk``).
 ///
 /// It receives the host's functions, keeps the originals it wraps in upvalues no rule
 /// can reach (there is no `debug` library and no `string.dump`), builds the globals rules
-/// see, freezes them, and empties the real global table. It returns the bundle's
+/// see, makes them read-only, and empties the real global table. It returns the bundle's
 /// environment (writable while the bundle loads) and `seal`, which freezes that
-/// environment and everything reachable from it once loading is done.
+/// environment and everything reachable from it once loading is done, and lets go of
+/// what only loading needed.
 ///
 /// Guards, and why each exists:
 /// - `pcall`/`xpcall` re-raise once the instruction budget is tripped, so
