@@ -27,7 +27,7 @@ import Testing
         }
     }
 
-    @Test func theCompiledChunkIsTheOneStatesLoad() throws {
+    @Test func theChunkIsBinaryAndStatesRunIt() throws {
         let chunk = try PreludeChunk.compiled.get()
         #expect(chunk.starts(with: [0x1B, 0x4C, 0x75, 0x61]))  // "\eLua": a binary chunk
         let sandbox = try LuaState(limits: SandboxLimits()) { _ in }
