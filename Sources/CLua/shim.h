@@ -34,6 +34,12 @@ static inline int jl_loadtext(lua_State *L, const char *text, size_t size, const
     return luaL_loadbufferx(L, text, size, chunkname, "t");
 }
 
+// Loads a binary chunk only (mode "b"): for the host's own precompiled sandbox prelude,
+// never for bundle code, which goes through jl_loadtext.
+static inline int jl_loadbinary(lua_State *L, const char *bytes, size_t size, const char *chunkname) {
+    return luaL_loadbufferx(L, bytes, size, chunkname, "b");
+}
+
 // MARK: - Reading values
 
 // Converts a number in place to a string (and may raise); a string is returned as is.

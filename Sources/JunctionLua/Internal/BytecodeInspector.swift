@@ -1,7 +1,5 @@
 internal import CLua
 
-internal import Foundation  // free, realloc, memcmp, strcmp, strstr
-
 /// Finds a bundle function that assigns to a variable outliving one evaluation — a
 /// local of the file that the function captured (`local n = 0; function rule() n = n + 1 end`).
 /// Sealing makes every table read-only, but such an assignment changes no table: it
@@ -22,11 +20,6 @@ enum BytecodeInspector {
         var source: String
         var line: Int
         var variable: String
-    }
-
-    /// Where parsing failed: the format is not the one this code reads.
-    struct FormatError: Error {
-        var offset: Int
     }
 
     /// Inspects the function on top of the stack (left there).
@@ -69,197 +62,117 @@ enum BytecodeInspector {
         try reader.header()
         return try read(&reader)
     }
+}
 
-    /// Bytes `lua_dump` writes, in memory this code owns (no Swift references, since
-    /// the writer runs inside Lua).
-    private struct DumpBuffer {
-        var bytes: UnsafeMutableRawPointer?
-        var count = 0
-        var capacity = 0
-
-        static let writer: lua_Writer = { _, chunk, size, userData in
-            let buffer = userData.unsafelyUnwrapped.assumingMemoryBound(to: DumpBuffer.self)
-            if buffer.pointee.count + size > buffer.pointee.capacity {
-                let capacity = max(buffer.pointee.capacity * 2, buffer.pointee.count + size, 256)
-                guard let grown = realloc(buffer.pointee.bytes, capacity) else { return 1 }
-                buffer.pointee.bytes = grown
-                buffer.pointee.capacity = capacity
+/// What the inspector reads: which upvalues a function assigns, and its lines.
+private extension ChunkReader {
+    /// Reads one function prototype; `persistent[i]` tells whether its upvalue `i`
+    /// outlives one evaluation.
+    mutating func function(persistent: [Bool], parentSource: String) throws -> BytecodeInspector.Finding? {
+        let source = try string() ?? parentSource
+        let line = try size()
+        _ = try size()  // lastlinedefined
+        try skip(3)  // numparams, is_vararg, maxstacksize
+        let instructionCount = try size()
+        var assigned: [Int] = []
+        for _ in 0..<instructionCount {
+            guard offset + 4 <= bytes.count else { throw FormatError(offset: offset) }
+            let instruction = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            offset += 4
+            if instruction & 0x7F == 10 {  // OP_SETUPVAL A B: UpValue[B] := R[A]
+                assigned.append(Int(instruction >> 16 & 0xFF))
             }
-            if size > 0, let chunk {
-                memcpy(buffer.pointee.bytes.unsafelyUnwrapped + buffer.pointee.count, chunk, size)
-            }
-            buffer.pointee.count += size
-            return 0
         }
-
-        mutating func release() {
-            free(bytes)
-            bytes = nil
+        try skipConstants()
+        try skip(3 * (try size()))  // upvalue descriptors: judged by our parent, read by nestedFunction
+        var finding: BytecodeInspector.Finding?
+        for _ in 0..<(try size()) {
+            let nested = try nestedFunction(parentPersistent: persistent, parentSource: source)
+            if finding == nil { finding = nested }
         }
+        // Debug information: line info, absolute line info, locals, upvalue names.
+        try skip(try size())
+        for _ in 0..<(try size()) { _ = try size(); _ = try size() }
+        for _ in 0..<(try size()) { _ = try string(); _ = try size(); _ = try size() }
+        var names: [String] = []
+        for _ in 0..<(try size()) { names.append(try string() ?? "?") }
+        if let shared = assigned.first(where: { $0 < persistent.count && persistent[$0] }) {
+            let name = shared < names.count ? names[shared] : "upvalue \(shared + 1)"
+            return BytecodeInspector.Finding(source: source, line: line, variable: name)
+        }
+        return finding
     }
 
-    private struct ChunkReader {
-        let bytes: UnsafeRawBufferPointer
-        var offset = 0
-
-        mutating func byte() throws -> UInt8 {
-            guard offset < bytes.count else { throw FormatError(offset: offset) }
-            defer { offset += 1 }
-            return bytes[offset]
+    /// Reads a nested prototype, whose upvalue descriptors (read before its code is
+    /// judged) refer to the parent's registers (`instack`) or the parent's upvalues.
+    private mutating func nestedFunction(parentPersistent: [Bool], parentSource: String) throws -> BytecodeInspector.Finding? {
+        // Descriptors follow the code and constants, so read ahead, then come back.
+        let start = offset
+        _ = try string()
+        _ = try size()
+        _ = try size()
+        try skip(3)
+        try skip(4 * (try size()))
+        try skipConstants()
+        var persistent: [Bool] = []
+        for _ in 0..<(try size()) {
+            let inStack = try byte() != 0
+            let index = Int(try byte())
+            try skip(1)
+            persistent.append(!inStack && index < parentPersistent.count && parentPersistent[index])
         }
+        offset = start
+        return try function(persistent: persistent, parentSource: parentSource)
+    }
 
-        mutating func skip(_ count: Int) throws {
-            guard count >= 0, offset + count <= bytes.count else { throw FormatError(offset: offset) }
-            offset += count
+    /// Reads one prototype and those nested in it, adding their lines to `lines` (this
+    /// prototype's own only when `counted`), as ``nestedFunctionLines(ofTop:)`` describes.
+    mutating func functionLines(into lines: inout Set<Int>, counted: Bool) throws {
+        _ = try string()  // source
+        let lineDefined = try size()
+        _ = try size()  // lastlinedefined
+        try skip(1)  // numparams
+        let isVararg = try byte() != 0
+        try skip(1)  // maxstacksize
+        let instructionCount = try size()
+        try skip(4 * instructionCount)
+        try skipConstants()
+        try skip(3 * (try size()))  // upvalue descriptors
+        for _ in 0..<(try size()) {
+            try functionLines(into: &lines, counted: true)
         }
+        // Line info: one signed byte per instruction, the change from the previous
+        // instruction's line (the first's from `linedefined`), or -128 when the line
+        // is in the absolute list instead, as (pc, line) pairs in pc order.
+        let deltaCount = try size()
+        guard deltaCount == instructionCount || deltaCount == 0 else { throw FormatError(offset: offset) }
+        let deltas = offset
+        try skip(deltaCount)
+        var absolute: [(pc: Int, line: Int)] = []
+        for _ in 0..<(try size()) { absolute.append((try size(), try size())) }
+        for _ in 0..<(try size()) { _ = try string(); _ = try size(); _ = try size() }  // locals
+        for _ in 0..<(try size()) { _ = try string() }  // upvalue names
+        guard counted, deltaCount > 0 else { return }
 
-        /// `dumpSize`: 7-bit groups, most significant first, the last marked with 0x80.
-        mutating func size() throws -> Int {
-            var value = 0
-            while true {
-                let next = try byte()
-                guard value < Int.max >> 7 else { throw FormatError(offset: offset) }
-                value = value << 7 | Int(next & 0x7F)
-                if next & 0x80 != 0 { return value }
-            }
-        }
-
-        mutating func string() throws -> String? {
-            let length = try size()
-            guard length > 0 else { return nil }
-            let start = offset
-            try skip(length - 1)
-            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
-        }
-
-        mutating func header() throws {
-            let expected: [UInt8] = [0x1B, 0x4C, 0x75, 0x61, 0x54, 0x00, 0x19, 0x93, 0x0D, 0x0A, 0x1A, 0x0A, 4, 8, 8]
-            for value in expected where try byte() != value {
-                throw FormatError(offset: offset - 1)
-            }
-            try skip(16)  // LUAC_INT and LUAC_NUM
-        }
-
-        /// Reads one function prototype; `persistent[i]` tells whether its upvalue `i`
-        /// outlives one evaluation.
-        mutating func function(persistent: [Bool], parentSource: String) throws -> Finding? {
-            let source = try string() ?? parentSource
-            let line = try size()
-            _ = try size()  // lastlinedefined
-            try skip(3)  // numparams, is_vararg, maxstacksize
-            let instructionCount = try size()
-            var assigned: [Int] = []
-            for _ in 0..<instructionCount {
-                guard offset + 4 <= bytes.count else { throw FormatError(offset: offset) }
-                let instruction = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-                offset += 4
-                if instruction & 0x7F == 10 {  // OP_SETUPVAL A B: UpValue[B] := R[A]
-                    assigned.append(Int(instruction >> 16 & 0xFF))
+        var own = Set<Int>()
+        var line = lineDefined
+        var nextAbsolute = 0
+        for pc in 0..<deltaCount {
+            let delta = Int8(bitPattern: bytes[deltas + pc])
+            if delta == -128 {
+                guard nextAbsolute < absolute.count, absolute[nextAbsolute].pc == pc else {
+                    throw FormatError(offset: deltas + pc)
                 }
+                line = absolute[nextAbsolute].line
+                nextAbsolute += 1
+            } else {
+                line += Int(delta)
             }
-            try skipConstants()
-            try skip(3 * (try size()))  // upvalue descriptors: judged by our parent, read by nestedFunction
-            var finding: Finding?
-            for _ in 0..<(try size()) {
-                let nested = try nestedFunction(parentPersistent: persistent, parentSource: source)
-                if finding == nil { finding = nested }
-            }
-            // Debug information: line info, absolute line info, locals, upvalue names.
-            try skip(try size())
-            for _ in 0..<(try size()) { _ = try size(); _ = try size() }
-            for _ in 0..<(try size()) { _ = try string(); _ = try size(); _ = try size() }
-            var names: [String] = []
-            for _ in 0..<(try size()) { names.append(try string() ?? "?") }
-            if let shared = assigned.first(where: { $0 < persistent.count && persistent[$0] }) {
-                let name = shared < names.count ? names[shared] : "upvalue \(shared + 1)"
-                return Finding(source: source, line: line, variable: name)
-            }
-            return finding
+            let isVarargPreparation = isVararg && pc == 0
+            let isFinalReturn = pc == deltaCount - 1
+            if isFinalReturn, !own.isEmpty { break }
+            if !isVarargPreparation { own.insert(line) }
         }
-
-        /// Reads a nested prototype, whose upvalue descriptors (read before its code is
-        /// judged) refer to the parent's registers (`instack`) or the parent's upvalues.
-        private mutating func nestedFunction(parentPersistent: [Bool], parentSource: String) throws -> Finding? {
-            // Descriptors follow the code and constants, so read ahead, then come back.
-            let start = offset
-            _ = try string()
-            _ = try size()
-            _ = try size()
-            try skip(3)
-            try skip(4 * (try size()))
-            try skipConstants()
-            var persistent: [Bool] = []
-            for _ in 0..<(try size()) {
-                let inStack = try byte() != 0
-                let index = Int(try byte())
-                try skip(1)
-                persistent.append(!inStack && index < parentPersistent.count && parentPersistent[index])
-            }
-            offset = start
-            return try function(persistent: persistent, parentSource: parentSource)
-        }
-
-        /// Skips a prototype's constants.
-        private mutating func skipConstants() throws {
-            for _ in 0..<(try size()) {
-                switch try byte() {
-                case 3, 19: try skip(8)  // integer, float
-                case 4, 20: _ = try string()  // short, long string
-                case 0, 1, 17: break  // nil, false, true
-                default: throw FormatError(offset: offset - 1)
-                }
-            }
-        }
-
-        /// Reads one prototype and those nested in it, adding their lines to `lines` (this
-        /// prototype's own only when `counted`), as ``nestedFunctionLines(ofTop:)`` describes.
-        mutating func functionLines(into lines: inout Set<Int>, counted: Bool) throws {
-            _ = try string()  // source
-            let lineDefined = try size()
-            _ = try size()  // lastlinedefined
-            try skip(1)  // numparams
-            let isVararg = try byte() != 0
-            try skip(1)  // maxstacksize
-            let instructionCount = try size()
-            try skip(4 * instructionCount)
-            try skipConstants()
-            try skip(3 * (try size()))  // upvalue descriptors
-            for _ in 0..<(try size()) {
-                try functionLines(into: &lines, counted: true)
-            }
-            // Line info: one signed byte per instruction, the change from the previous
-            // instruction's line (the first's from `linedefined`), or -128 when the line
-            // is in the absolute list instead, as (pc, line) pairs in pc order.
-            let deltaCount = try size()
-            guard deltaCount == instructionCount || deltaCount == 0 else { throw FormatError(offset: offset) }
-            let deltas = offset
-            try skip(deltaCount)
-            var absolute: [(pc: Int, line: Int)] = []
-            for _ in 0..<(try size()) { absolute.append((try size(), try size())) }
-            for _ in 0..<(try size()) { _ = try string(); _ = try size(); _ = try size() }  // locals
-            for _ in 0..<(try size()) { _ = try string() }  // upvalue names
-            guard counted, deltaCount > 0 else { return }
-
-            var own = Set<Int>()
-            var line = lineDefined
-            var nextAbsolute = 0
-            for pc in 0..<deltaCount {
-                let delta = Int8(bitPattern: bytes[deltas + pc])
-                if delta == -128 {
-                    guard nextAbsolute < absolute.count, absolute[nextAbsolute].pc == pc else {
-                        throw FormatError(offset: deltas + pc)
-                    }
-                    line = absolute[nextAbsolute].line
-                    nextAbsolute += 1
-                } else {
-                    line += Int(delta)
-                }
-                let isVarargPreparation = isVararg && pc == 0
-                let isFinalReturn = pc == deltaCount - 1
-                if isFinalReturn, !own.isEmpty { break }
-                if !isVarargPreparation { own.insert(line) }
-            }
-            lines.formUnion(own)
-        }
+        lines.formUnion(own)
     }
 }

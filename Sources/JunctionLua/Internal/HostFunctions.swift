@@ -22,21 +22,18 @@ enum HostFunctions {
         return 0
     }
 
-    /// Runs ``SandboxPrelude`` with the host's functions and limits and keeps the bundle
-    /// environment and `seal` it returns in the registry. Run in `lua_pcall`; holds only
-    /// raw pointers and integers, since everything here may raise.
+    /// Runs the ``SandboxPrelude`` function (argument 1) with the host's functions and
+    /// limits and keeps the bundle environment and `seal` it returns in the registry. Run
+    /// in `lua_pcall`; holds only raw pointers and integers, since everything here may raise.
     static let installPrelude: lua_CFunction = { state in
         let context = SandboxContext.of(state)
-        let source = SandboxPrelude.source
-        let status = jl_loadtext(
-            state, UnsafeRawPointer(source.utf8Start).assumingMemoryBound(to: CChar.self), source.utf8CodeUnitCount,
-            cString(SandboxPrelude.chunkName))
-        if status != LUA_OK { return lua_error(state) }
-        lua_createtable(state, 0, 18)
+        lua_settop(state, 1)
+        lua_createtable(state, 0, 19)
         setField(state, "tripped", tripped)
         setField(state, "upvalues", upvalues)
         setField(state, "raw_getmetatable", rawGetMetatable)
         setField(state, "freeze_in_place", ReadOnlyTables.freezeInPlace)
+        setField(state, "read_only", ReadOnlyTables.wrap)
         setField(state, "is_readonly", ReadOnlyTables.isReadOnly)
         setField(state, "print", print)
         setField(state, "caller_position", callerPosition)
@@ -54,6 +51,14 @@ enum HostFunctions {
         jl_call(state, 1, 2)  // prelude(host) → env, seal
         context.pointee.seal = luaL_ref(state, jl_registryindex())
         context.pointee.environment = luaL_ref(state, jl_registryindex())
+        // The libraries' tables now back read-only proxies, and the prelude emptied the
+        // global table: let go of the registry's references to them, which no rule can
+        // reach (`package.loaded`, which `luaL_requiref` made, and the global table, which
+        // keeps its size when emptied), so they hold no memory for the state's life.
+        lua_pushnil(state)
+        lua_setfield(state, jl_registryindex(), cString("_LOADED"))
+        lua_createtable(state, 0, 0)
+        lua_rawseti(state, jl_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
         return 0
     }
 

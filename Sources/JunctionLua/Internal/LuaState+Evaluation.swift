@@ -79,8 +79,9 @@ extension LuaState {
     }
 
     /// Seals the bundle environment (see ``SandboxPrelude``), inspects every function
-    /// of the bundle, and returns what the engine calls.
+    /// of the bundle, and returns what the engine calls. A bundle is sealed once.
     func seal() throws(LuaError) -> SealedBundle {
+        precondition(context.pointee.seal != LUA_NOREF, "a bundle is sealed once")
         let base = lua_gettop(handle)
         defer { lua_settop(handle, base) }
         guard lua_checkstack(handle, 8) != 0 else { throw memoryError(Self.setupChunkName) }
@@ -93,6 +94,11 @@ extension LuaState {
             if failure.code == .runtime { failure = LuaError(code: .sharedState, chunkName: failure.chunkName, line: failure.line, message: failure.message) }
             throw failure
         }
+        // Nothing calls `seal` again: released, it takes the code only loading needed with
+        // it. A nil over an existing entry cannot allocate (`luaL_unref` may, in Lua 5.4.0–5.4.2).
+        lua_pushnil(handle)
+        lua_rawseti(handle, jl_registryindex(), lua_Integer(context.pointee.seal))
+        context.pointee.seal = LUA_NOREF
         let (functionsIndex, namesIndex, reachableIndex, summaryIndex) = (base + 2, base + 3, base + 4, base + 5)
         try inspectFunctions(at: reachableIndex)
         var names: [String] = []

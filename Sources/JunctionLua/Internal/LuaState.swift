@@ -63,7 +63,7 @@ final class LuaState {
     static let residentFrameHeight: Int32 = 4
 
     /// Creates a state with `limits`, opens ``SandboxPolicy/libraries`` and runs the
-    /// ``SandboxPrelude``.
+    /// ``SandboxPrelude`` (loaded from ``PreludeChunk``).
     ///
     /// - Throws: ``LuaError/Code/memory`` when the memory limit is too small to build the sandbox.
     init(
@@ -87,7 +87,8 @@ final class LuaState {
         context.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         // A throw from here on still runs `deinit`, which closes the state.
         try runSetup(HostFunctions.openLibraries)
-        try runSetup(HostFunctions.installPrelude)
+        try pushPrelude()
+        try runSetup(HostFunctions.installPrelude, arguments: 1)
         try runSetup(RequestUserdata.installMetatable)
         // Every evaluation leaves young garbage (request tables, strings) beside a large,
         // long-lived sandbox; generational collection frees the young without re-marking the old.
@@ -120,18 +121,43 @@ final class LuaState {
         Unmanaged<LuaState>.fromOpaque(SandboxContext.of(handle).pointee.owner.unsafelyUnwrapped).takeUnretainedValue()
     }
 
-    /// Runs one setup C function inside `lua_pcall`, with no budget (it is our code).
-    private func runSetup(_ function: lua_CFunction) throws(LuaError) {
+    /// Runs one setup C function inside `lua_pcall`, with no budget (it is our code), on
+    /// the `arguments` values on top of the stack, which it consumes.
+    private func runSetup(_ function: lua_CFunction, arguments: Int32 = 0) throws(LuaError) {
         guard lua_checkstack(handle, 2) != 0 else { throw Self.setupMemoryError(limit: memoryLimit) }
         jl_pushcfunction(handle, function)  // a light C function: cannot raise
-        let status = jl_pcall(handle, 0, 0, 0)
+        jl_insert(handle, -(arguments + 1))
+        let status = jl_pcall(handle, arguments, 0, 0)
         guard status == LUA_OK else {
             defer { jl_pop(handle, 1) }
             if status == LUA_ERRMEM { throw Self.setupMemoryError(limit: memoryLimit) }
-            throw LuaError(
-                code: .runtime, chunkName: Self.setupChunkName, line: nil,
-                message: "building the sandbox failed: \(errorMessage(at: -1))")
+            throw Self.setupError(errorMessage(at: -1))
         }
+    }
+
+    /// Pushes the prelude as a function, loaded from ``PreludeChunk``.
+    private func pushPrelude() throws(LuaError) {
+        let chunk: [UInt8]
+        switch PreludeChunk.compiled {
+        case .success(let bytes): chunk = bytes
+        case .failure(let failure): throw Self.setupError(failure.message)
+        }
+        guard lua_checkstack(handle, 1) != 0 else { throw Self.setupMemoryError(limit: memoryLimit) }
+        // `lua_load` reads inside its own protected call: it cannot raise.
+        let status = chunk.withUnsafeBytes { bytes in
+            jl_loadbinary(
+                handle, bytes.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: CChar.self), bytes.count,
+                HostFunctions.cString(SandboxPrelude.chunkName))
+        }
+        guard status == LUA_OK else {
+            defer { jl_pop(handle, 1) }
+            if status == LUA_ERRMEM { throw Self.setupMemoryError(limit: memoryLimit) }
+            throw Self.setupError(errorMessage(at: -1))
+        }
+    }
+
+    private static func setupError(_ message: String) -> LuaError {
+        LuaError(code: .runtime, chunkName: setupChunkName, line: nil, message: "building the sandbox failed: \(message)")
     }
 
     private static func setupMemoryError(limit: Int) -> LuaError {

@@ -29,7 +29,7 @@ internal import CLua
 /// integers, so a Lua error (a `longjmp`) skips no Swift cleanup. The only
 /// functions safe to call from Swift outside Lua are ``isReadOnlyTable(_:at:)``,
 /// ``pushBacking(_:of:)`` and ``freeze(tableAt:deep:in:chunkName:)``. Lua code (the
-/// sandbox prelude) gets ``freezeInPlace`` and ``isReadOnly``.
+/// sandbox prelude) gets ``freezeInPlace``, ``wrap`` and ``isReadOnly``.
 enum ReadOnlyTables {
     /// Its address, as a light userdata, is the metatable key of the backing table.
     private static let backingKeyName: StaticString = "junction.readOnlyTable.backing"
@@ -120,6 +120,17 @@ enum ReadOnlyTables {
         lua_setmetatable(state, 1)
         if deep { ReadOnlyTables.freezeValues(state, of: 3) }
         lua_settop(state, 1)
+        return 1
+    }
+
+    /// `read_only(t)`: a new read-only proxy whose backing is `t` itself, for a table the
+    /// caller built and keeps no other reference to. Unlike ``freezeInPlace`` it moves no
+    /// field and leaves no emptied table behind; `t`'s metatable, if any, is not carried
+    /// over. Trusted code only (the sandbox prelude).
+    static let wrap: lua_CFunction = { state in
+        luaL_checktype(state, 1, LUA_TTABLE)
+        lua_settop(state, 1)
+        ReadOnlyTables.wrapTop(state)
         return 1
     }
 

@@ -1,10 +1,12 @@
 /// The sandbox's own Lua code: run once per state, as trusted code, before any rule.
+/// States load it precompiled, without local-variable names (``PreludeChunk``).
 ///
 /// It receives the host's functions, keeps the originals it wraps in upvalues no rule
 /// can reach (there is no `debug` library and no `string.dump`), builds the globals rules
-/// see, freezes them, and empties the real global table. It returns the bundle's
+/// see, makes them read-only, and empties the real global table. It returns the bundle's
 /// environment (writable while the bundle loads) and `seal`, which freezes that
-/// environment and everything reachable from it once loading is done.
+/// environment and everything reachable from it once loading is done, and lets go of
+/// what only loading needed.
 ///
 /// Guards, and why each exists:
 /// - `pcall`/`xpcall` re-raise once the instruction budget is tripped, so
@@ -30,6 +32,7 @@ enum SandboxPrelude {
     local host = ...
     local tripped, upvalues = host.tripped, host.upvalues
     local freeze_in_place, is_readonly, raw_getmetatable = host.freeze_in_place, host.is_readonly, host.raw_getmetatable
+    local read_only = host.read_only
     local PATTERN_STEPS, MOVE_ELEMENTS, MEMORY = host.pattern_steps, host.move_elements, host.memory
     local BUDGET = "instruction budget exceeded"
 
@@ -42,9 +45,10 @@ enum SandboxPrelude {
           string.find, string.match, string.gmatch, string.gsub, string.rep, string.sub, string.format
     local insert, remove, concat, move, sort = table.insert, table.remove, table.concat, table.move, table.sort
 
-    -- Functions of the sandbox itself: `seal` does not walk into their upvalues.
+    -- Functions of the sandbox itself: `seal` does not walk into their upvalues. Only
+    -- sealing reads the set, and it drops the set when done: from then on nothing is recorded.
     local trusted = setmetatable({}, { __mode = "k" })
-    local function trust(f) trusted[f] = true; return f end
+    local function trust(f) if trusted then trusted[f] = true end; return f end
 
     -- pcall / xpcall: once the budget is tripped, nothing may catch the error.
     local checked = trust(function(ok, ...)
@@ -225,14 +229,20 @@ enum SandboxPrelude {
 
     -- The rule API (docs/rules.md): declarations while the bundle loads, verdicts
     -- while rules run. Declarations are kept here, out of every rule's reach, and
-    -- handed to the host by `seal`.
+    -- handed to the host by `seal`. What only loading needs (the functions that declare,
+    -- what they gathered, `seal` and `trusted`) hangs on `declare`, `seal` and `trusted`
+    -- alone: sealing drops `declare` and `trusted` and the host drops `seal`, so an
+    -- engine does not keep that code for its whole life.
     local declarations = { redirects = {}, interceptors = {}, groups = {}, fallbacks = {} }
-    local loading = true
     local interceptor_names = {}
     local caller_position = host.caller_position
+    local declare  -- the functions that declare, by name, until the bundle is sealed
 
+    -- The function that declares `what`, called by the rule API's function of that name,
+    -- which tail-calls it: so level 2 of its errors, and level 3 of `field`'s, is the rule.
     local function declaring(what)
-      if not loading then error(what .. ": rules are declared while the bundle loads, not while they run", 3) end
+      if not declare then error(what .. ": rules are declared while the bundle loads, not while they run", 3) end
+      return declare[what]
     end
     local function field(spec, key, kind, what, required)
       local value = spec[key]
@@ -267,7 +277,6 @@ enum SandboxPrelude {
     end
 
     local function declare_redirect(spec)
-      declaring("redirect")
       check_keys(spec, { from = true, to = true, when = true, keep_query = true }, "redirect")
       local entry = {
         from = field(spec, "from", "string", "redirect", true),
@@ -279,7 +288,7 @@ enum SandboxPrelude {
       declarations.redirects[#declarations.redirects + 1] = entry
     end
     local redirect = trust(function(target, params)
-      if type(target) == "table" then return declare_redirect(target) end
+      if type(target) == "table" then return declaring("redirect")(target) end
       if type(target) ~= "string" then
         error("redirect(url [, params]) takes the URL to open instead, or redirect{ from = ..., to = ... } declares a redirect", 2)
       end
@@ -288,8 +297,7 @@ enum SandboxPrelude {
       end
       return verdict({ verdict = "redirect", url = target, params = params })
     end)
-    local interceptor = trust(function(spec)
-      declaring("interceptor")
+    local function declare_interceptor(spec)
       if type(spec) ~= "table" then error("interceptor{ name = ..., route = ... | routes = {...} | all = true, run = function(req, ctx) ... end }", 2) end
       check_keys(spec, { name = true, route = true, routes = true, all = true, priority = true, on_error = true, run = true }, "interceptor")
       local name = field(spec, "name", "string", "interceptor", true)
@@ -313,9 +321,8 @@ enum SandboxPrelude {
         name = name, route = route, routes = patterns, all = all or false, priority = priority // 1,
         on_error = on_error_of(spec, what), run = field(spec, "run", "function", what, true), at = position(),
       }
-    end)
-    local group = trust(function(name, policy)
-      declaring("group")
+    end
+    local function declare_group(name, policy)
       if type(name) ~= "string" or type(policy) ~= "function" then
         error("group(name, function(req, ctx) ... end) declares the policy of a route group", 2)
       end
@@ -323,14 +330,30 @@ enum SandboxPrelude {
         if existing.name == name then error(sformat("group %q already has a policy (at %s)", name, existing.at), 2) end
       end
       declarations.groups[#declarations.groups + 1] = { name = name, run = policy, at = position() }
-    end)
-    local fallback = trust(function(policy)
-      declaring("fallback")
+    end
+    local function declare_fallback(policy)
       if type(policy) ~= "function" then error("fallback(function(req, ctx) ... end) handles URLs no route matches", 2) end
       declarations.fallbacks[#declarations.fallbacks + 1] = { run = policy, at = position() }
-    end)
+    end
+    declare = { redirect = declare_redirect, interceptor = declare_interceptor, group = declare_group, fallback = declare_fallback }
+    local interceptor = trust(function(spec) return declaring("interceptor")(spec) end)
+    local group = trust(function(name, policy) return declaring("group")(name, policy) end)
+    local fallback = trust(function(policy) return declaring("fallback")(policy) end)
 
-    -- The globals rules see.
+    -- The libraries become read-only. Each table becomes the backing of a new, empty proxy
+    -- (freezing it in place would leave its emptied hash part allocated in every state), so
+    -- each reference to it moves to the proxy: the locals here, and the string metatable
+    -- through which `("x"):upper()` reaches the string table, which no rule may see or
+    -- change. The host drops the registry's own references after this chunk.
+    for _, lib in next, { string, table, math, utf8 } do
+      for _, f in next, lib do if type(f) == "function" then trust(f) end end
+    end
+    string, table, math, utf8 = read_only(string), read_only(table), read_only(math), read_only(utf8)
+    local string_metatable = getmetatable("")
+    rawset(string_metatable, "__index", string)
+    rawset(string_metatable, "__metatable", false)
+
+    -- The globals rules see, read-only in the same way.
     local env  -- the bundle's environment, set below
     local G = {
       assert = assert, error = error, ipairs = ipairs, pairs = pairs, select = select,
@@ -339,9 +362,9 @@ enum SandboxPrelude {
       string = string, table = table, math = math, utf8 = utf8,
       print = host.print, pcall = safe_pcall, xpcall = safe_xpcall,
       -- The rule API's helpers (docs/rules.md).
-      version = { compare = host.version_compare },
-      url = { encode = host.url_encode, decode = host.url_decode, parse = host.url_parse, build = host.url_build },
-      log = { info = host.log_info, warn = host.log_warn },
+      version = read_only({ compare = host.version_compare }),
+      url = read_only({ encode = host.url_encode, decode = host.url_decode, parse = host.url_parse, build = host.url_build }),
+      log = read_only({ info = host.log_info, warn = host.log_warn }),
       rollout = host.rollout,
       redirect = redirect, interceptor = interceptor, group = group, fallback = fallback,
       reject = trust(function(reason, code)
@@ -391,16 +414,10 @@ enum SandboxPrelude {
       end),
     }
     for _, f in next, G do if type(f) == "function" then trust(f) end end
-    for _, lib in next, { string, table, math, utf8 } do
-      for _, f in next, lib do if type(f) == "function" then trust(f) end end
-    end
+    G = read_only(G)
 
-    -- `("x"):upper()` reaches the string table through the string metatable, which no
-    -- rule may see or change.
-    rawset(getmetatable(""), "__metatable", false)
-    for _, lib in next, { string, table, math, utf8, G.version, G.url, G.log, G } do freeze_in_place(lib) end
-
-    -- Nothing keeps using the real global table: empty it, so no path leads anywhere.
+    -- Nothing keeps using the real global table: empty it, so no path leads anywhere (the
+    -- host then replaces it in the registry with an empty table of no size).
     local real = _G
     local keys = {}
     for k in next, real do keys[#keys + 1] = k end
@@ -443,9 +460,9 @@ enum SandboxPrelude {
     end
     -- Seals the environment; returns the bundle's global functions, their names, every
     -- function of the bundle reachable from it (for the host to inspect), and the
-    -- declarations, sealed too.
+    -- declarations, sealed too. Runs once: the host releases it afterwards.
     local seal = trust(function()
-      loading = false
+      declare = nil
       local seen = { [env] = true, functions = {} }
       local items, functions, names = {}, {}, {}
       for k, v in next, env do items[#items + 1] = k; items[#items + 1] = v end
@@ -479,6 +496,7 @@ enum SandboxPrelude {
       for i, d in ipairs(declarations.fallbacks) do
         summary.fallbacks[i] = { at = d.at, run = callable(d.run, d.at) }
       end
+      trusted = nil
       return functions, names, seen.functions, summary, callables
     end)
 
