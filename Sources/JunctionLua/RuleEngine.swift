@@ -169,7 +169,7 @@ public final class RuleEngine {
         let handler = try state.startCall(function: array, at: index, arguments: count)
         state.pushCopies(first: first, count: count)
         let (value, instructions) = try state.finishCall(
-            handler: handler, arguments: count, chunkName: name, limits: valueLimits)
+            handler: handler, arguments: count, function: array, at: index, chunkName: name, limits: valueLimits)
         return RuleResult(value: value, instructions: instructions)
     }
 }

@@ -159,7 +159,7 @@ extension LuaState {
 
     /// Pushes the message handler and the function at `index` of the array `reference`
     /// names, with room for `arguments`; the caller pushes them and calls
-    /// ``finishCall(handler:arguments:chunkName:limits:)``.
+    /// ``finishCall(handler:arguments:function:at:chunkName:limits:)``.
     func startCall(function reference: Int32, at index: Int, arguments: Int32) throws(LuaError) -> Int32 {
         guard lua_checkstack(handle, 4 + arguments) != 0 else { throw memoryError("rule") }
         let handler = lua_gettop(handle) + 1
@@ -191,7 +191,10 @@ extension LuaState {
         lua_rawgeti(handle, array, lua_Integer(index))  // an existing entry: no allocation
         pushCopies(first: first, count: count)
         let (status, instructions) = budgeted { jl_pcall(handle, count, 1, handler) }
-        guard status == LUA_OK else { throw error(status: status, chunkName: chunkName) }
+        guard status == LUA_OK else {
+            let failure = error(status: status, chunkName: chunkName)
+            throw placing(failure) { lua_rawgeti(handle, array, lua_Integer(index)) }
+        }
         // Most rules let a request pass by returning nothing; a nil needs no reader (which
         // would read it as .nil too: every limit admits one value).
         if lua_type(handle, -1) == LUA_TNIL { return (.nil, instructions) }
@@ -201,14 +204,59 @@ extension LuaState {
 
     /// Calls the function above `handler` with the values on top as arguments, under the
     /// budget, and converts its first result.
+    /// An error without a line is placed where the function at `index` of the array
+    /// `reference` names starts (see ``placing(_:function:)``).
     func finishCall(
-        handler: Int32, arguments: Int32, chunkName: String, limits: RuleValueLimits
+        handler: Int32, arguments: Int32, function reference: Int32, at index: Int, chunkName: String,
+        limits: RuleValueLimits
     ) throws(LuaError) -> (value: RuleValue, instructions: Int) {
         defer { lua_settop(handle, handler - 1) }
         let (status, instructions) = budgeted { jl_pcall(handle, arguments, 1, handler) }
-        guard status == LUA_OK else { throw error(status: status, chunkName: chunkName) }
+        guard status == LUA_OK else {
+            let failure = error(status: status, chunkName: chunkName)
+            throw placing(failure) {
+                lua_rawgeti(handle, jl_registryindex(), lua_Integer(reference))  // existing entries: no allocation
+                lua_rawgeti(handle, -1, lua_Integer(index))
+                jl_remove(handle, -2)
+            }
+        }
         var reader = RuleValueReader(state: handle, chunkName: chunkName, limits: limits)
         return (try reader.read(at: -1), instructions)
+    }
+
+    /// `failure` placed where its function starts, when it has no line of its own.
+    ///
+    /// A rule's error is placed at the rule's line by the message handler, which finds the
+    /// rule's frame on the stack. A rule that ends with a tail call, as in the usual
+    /// `return reject(...)`, has no frame left when the helper raises: Lua reuses it for
+    /// the call. Then the function the host called, which `push` pushes, still names its
+    /// file and the line it starts at, and the message says why that line is shown.
+    /// - Parameters:
+    ///   - failure: The error of a call.
+    ///   - push: Pushes the function that was called.
+    /// - Returns: The error, placed when it can be.
+    func placing(_ failure: LuaError, function push: () -> Void) -> LuaError {
+        guard failure.line == nil, failure.code == .runtime || failure.code == .instructionBudget,
+              lua_checkstack(handle, 1) != 0 else { return failure }
+        push()
+        guard lua_type(handle, -1) == LUA_TFUNCTION else {
+            jl_pop(handle, 1)
+            return failure
+        }
+        var definition = lua_Debug()
+        _ = lua_getinfo(handle, ">S", &definition)  // pops the function
+        let source = withUnsafeBytes(of: &definition.short_src) { bytes in
+            String(cString: bytes.baseAddress!.assumingMemoryBound(to: CChar.self))
+        }
+        // A C function has no line; the prelude's own functions are not the rule.
+        guard definition.linedefined > 0, source != String(SandboxPrelude.chunkName.description.dropFirst()) else {
+            return failure
+        }
+        return LuaError(
+            code: failure.code, chunkName: source, line: Int(definition.linedefined),
+            message: failure.message
+                + " (the line where the function starts: the error came through a tail call, `return f(...)`,"
+                + " which leaves no line of its own)")
     }
 
     /// Pushes the message-free load of `source` (or the error message).
