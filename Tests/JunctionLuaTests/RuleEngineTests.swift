@@ -139,6 +139,32 @@ import Testing
         #expect(error?.message.contains("a table with a metatable cannot outlive the bundle's loading") == true)
     }
 
+    @Test(arguments: [
+        // A C closure that keeps its position: each evaluation would take the next word.
+        ("local words = string.gmatch('a b', '%a+')\nfunction rule() return words() end", "rule (upvalue 1)"),
+        ("local words = string.gmatch('a b', '%a+')\ninterceptor { name = 'i', all = true, run = function() return words() end }",
+         "rules/policy.lua:2 (upvalue 1)"),
+        ("state = { next_word = string.gmatch('a b', '%a+') }\nfunction rule() return nil end", "state.next_word"),
+    ])
+    func refusesLoadTimeFunctionsWithStateOfTheirOwn(source: String, path: String) {
+        let error = #expect(throws: LuaError.self) {
+            try RuleEngine(sources: [RuleSource(name: "rules/policy.lua", text: source)])
+        }
+        #expect(error?.code == .sharedState)
+        #expect(error?.message == "\(path): an iterator or other function with state of its own, made while the bundle loads, "
+            + "cannot outlive the loading (rules would share it and change it between evaluations); "
+            + "create it inside the rule function")
+    }
+
+    @Test func keepsLoadTimeCFunctionsWithoutState() throws {
+        // `ipairs`'s stepper keeps nothing between calls: a bundle may hold it.
+        let engine = try RuleEngine(sources: [RuleSource(name: "rules/policy.lua", text: """
+            local step = ipairs({})
+            function rule() local _, v = step({ "x" }, 0); return v end
+            """)])
+        #expect(try engine.evaluate("rule").value == "x")
+    }
+
     @Test func reportsLoadingErrorsWithFileAndLine() {
         let syntax = #expect(throws: LuaError.self) {
             try RuleEngine(sources: [

@@ -31,6 +31,7 @@ enum HostFunctions {
         lua_createtable(state, 0, 19)
         setField(state, "tripped", tripped)
         setField(state, "upvalues", upvalues)
+        setField(state, "is_c_function", isCFunction)
         setField(state, "raw_getmetatable", rawGetMetatable)
         setField(state, "freeze_in_place", ReadOnlyTables.freezeInPlace)
         setField(state, "read_only", ReadOnlyTables.wrap)
@@ -102,6 +103,13 @@ enum HostFunctions {
             count += 1
         }
         return count
+    }
+
+    /// `is_c_function(f)`: whether `f` is a C function, which has no bytecode for the
+    /// host to inspect. Trusted code only.
+    static let isCFunction: lua_CFunction = { state in
+        lua_pushboolean(state, lua_iscfunction(state, 1))
+        return 1
     }
 
     /// `raw_getmetatable(t)`: the metatable itself, ignoring `__metatable`. Trusted code only.

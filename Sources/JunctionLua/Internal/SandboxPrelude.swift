@@ -30,7 +30,7 @@ enum SandboxPrelude {
 
     static let source: StaticString = #"""
     local host = ...
-    local tripped, upvalues = host.tripped, host.upvalues
+    local tripped, upvalues, is_c_function = host.tripped, host.upvalues, host.is_c_function
     local freeze_in_place, is_readonly, raw_getmetatable = host.freeze_in_place, host.is_readonly, host.raw_getmetatable
     local read_only = host.read_only
     local PATTERN_STEPS, MOVE_ELEMENTS, MEMORY = host.pattern_steps, host.move_elements, host.memory
@@ -451,6 +451,17 @@ enum SandboxPrelude {
       elseif t == "function" then
         if seen[value] or trusted[value] then return end
         seen[value] = true
+        if is_c_function(value) then
+          -- No bytecode to inspect. Without upvalues it keeps nothing (`ipairs`'s
+          -- stepper); with them it keeps state that every evaluation would share and
+          -- change (an iterator from `string.gmatch` or `pairs`).
+          if select("#", upvalues(value)) > 0 then
+            error(sformat("%s: an iterator or other function with state of its own, made while the bundle loads, "
+              .. "cannot outlive the loading (rules would share it and change it between evaluations); "
+              .. "create it inside the rule function", path), 0)
+          end
+          return
+        end
         seen.functions[#seen.functions + 1] = value
         local function each(...)
           for k = 1, select("#", ...) do seal_value((select(k, ...)), seen, path .. " (upvalue " .. k .. ")") end
