@@ -430,6 +430,12 @@ enum SandboxPrelude {
     -- Freezes `value` and everything reachable from it: tables (keys and values) and
     -- the upvalues of functions that are not the sandbox's own. A table with a
     -- metatable of the bundle's cannot be frozen without breaking it, so it is refused.
+    -- Only tables and functions can hold anything to seal.
+    local function needs_sealing(value)
+      local t = type(value)
+      return t == "table" or t == "function"
+    end
+
     local function seal_value(value, seen, path)
       local t = type(value)
       if t == "table" then
@@ -443,10 +449,14 @@ enum SandboxPrelude {
         for k, v in next, value do items[#items + 1] = k; items[#items + 1] = v end
         freeze_in_place(value)
         for k = 1, #items, 2 do
-          local key = items[k]
-          local name = type(key) == "string" and (path .. "." .. key) or (path .. "[" .. tostring(key) .. "]")
-          seal_value(key, seen, path)
-          seal_value(items[k + 1], seen, name)
+          local key, item = items[k], items[k + 1]
+          if needs_sealing(key) then seal_value(key, seen, path) end
+          -- Names are built only for what can hold more: one string per scalar field
+          -- would fill the string table of a bundle with a large configuration table.
+          if needs_sealing(item) then
+            local name = type(key) == "string" and (path .. "." .. key) or (path .. "[" .. tostring(key) .. "]")
+            seal_value(item, seen, name)
+          end
         end
       elseif t == "function" then
         if seen[value] or trusted[value] then return end
@@ -464,7 +474,10 @@ enum SandboxPrelude {
         end
         seen.functions[#seen.functions + 1] = value
         local function each(...)
-          for k = 1, select("#", ...) do seal_value((select(k, ...)), seen, path .. " (upvalue " .. k .. ")") end
+          for k = 1, select("#", ...) do
+            local upvalue = (select(k, ...))
+            if needs_sealing(upvalue) then seal_value(upvalue, seen, path .. " (upvalue " .. k .. ")") end
+          end
         end
         each(upvalues(value))
       end
