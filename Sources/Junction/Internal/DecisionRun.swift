@@ -241,21 +241,17 @@ struct DecisionRun {
         var instructions = 0
         switch step.body {
         case .lua(let function):
-            if !session.isAvailable {
-                failure = "no rule engine is available"
-            } else {
-                if sessionVersion != requestVersion {
-                    session.setRequest(ruleRequest)
-                    sessionVersion = requestVersion
-                }
-                do {
-                    let result = try session.evaluate(declared: function)
-                    instructions = result.instructions
-                    verdict = try Verdict(result.value, rule: step.name)
-                } catch {
-                    failure = error.description
-                    if error.code == .instructionBudget { instructions = decider.engines?.limits.instructions ?? 0 }
-                }
+            if sessionVersion != requestVersion {
+                session.setRequest(ruleRequest)
+                sessionVersion = requestVersion
+            }
+            do {
+                let result = try session.evaluate(declared: function)
+                instructions = result.instructions
+                verdict = try Verdict(result.value, rule: step.name)
+            } catch {
+                failure = error.description
+                if error.code == .instructionBudget { instructions = decider.engines?.limits.instructions ?? 0 }
             }
         case .swift(let body):
             do { verdict = try body(ruleRequest, context) } catch { failure = "\(error)" }
@@ -306,7 +302,6 @@ struct DecisionRun {
     private mutating func evaluateCondition<Functions: DeclaredFunctions>(
         _ function: Int, _ ruleRequest: RuleRequest, session: inout Functions
     ) -> (Bool, String?, Int) {
-        guard session.isAvailable else { return (false, "no rule engine is available", 0) }
         session.setRequest(ruleRequest)
         sessionVersion = -1
         do {

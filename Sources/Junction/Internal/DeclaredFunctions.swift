@@ -8,23 +8,17 @@ import JunctionLua
 /// session is used in place: wrapping it in an `Optional` copied it, a retain and a
 /// release of its engine and context on every decision.
 protocol DeclaredFunctions {
-    /// Whether functions can run at all.
-    var isAvailable: Bool { get }
     /// Sets the request `req` reads from now on.
     mutating func setRequest(_ request: RuleRequest)
     /// Calls a declared function with `req` and `ctx`.
     mutating func evaluate(declared index: Int) throws(LuaError) -> RuleResult
 }
 
-extension RuleSession: DeclaredFunctions {
-    var isAvailable: Bool { true }
-}
+extension RuleSession: DeclaredFunctions {}
 
-/// A decider's stand-in when no engine runs: every call is refused, and the caller
-/// reports "no rule engine is available" before making one.
+/// A decider's stand-in when no engine runs: every call fails, and the failure is the
+/// rule's, as for any other error.
 struct NoDeclaredFunctions: DeclaredFunctions {
-    var isAvailable: Bool { false }
-
     mutating func setRequest(_ request: RuleRequest) {}
 
     mutating func evaluate(declared index: Int) throws(LuaError) -> RuleResult {
