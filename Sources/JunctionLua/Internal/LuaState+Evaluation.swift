@@ -7,6 +7,7 @@ extension LuaState {
     /// records coverage, the lines that run are recorded too.
     func budgeted(_ call: () -> Int32) -> (status: Int32, instructions: Int) {
         context.pointee.instructionsUsed = 0
+        context.pointee.evaluationLimit = context.pointee.limits.instructions
         context.pointee.tripped = false
         if context.pointee.lineRecorder != nil { return budgetedRecordingLines(call) }
         guard context.pointee.limits.instructions < Int.max else { return (call(), 0) }

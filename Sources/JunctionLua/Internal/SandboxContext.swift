@@ -5,8 +5,13 @@ internal import CLua
 /// `longjmp` must not skip a Swift reference.
 struct SandboxContext {
     let limits: SandboxLimits
-    /// Instructions counted in the current evaluation, in steps of the interval.
+    /// Work charged to the current evaluation, in instructions: VM instructions in steps
+    /// of the interval, plus what host and library functions charged for work done in C
+    /// or Swift (``charge(_:_:)``).
     var instructionsUsed = 0
+    /// The most work the current evaluation may do: the per-evaluation budget, or less
+    /// when the decision it belongs to has less left.
+    var evaluationLimit = Int.max
     /// Set once the budget is spent; from then on every hook call raises again and the
     /// `pcall`/`xpcall` wrappers re-raise.
     var tripped = false
@@ -35,6 +40,32 @@ struct SandboxContext {
     /// The error every budget stop raises.
     static let budgetMessage: StaticString = "instruction budget exceeded"
 
+    /// The work the current evaluation may still do before its budget is spent.
+    @inline(__always)
+    static func unitsLeft(_ state: OpaquePointer?) -> Int {
+        let context = SandboxContext.of(state)
+        return max(0, context.pointee.evaluationLimit - context.pointee.instructionsUsed)
+    }
+
+    /// Charges `units` of work done outside the VM (bytes copied, elements moved, pattern
+    /// steps) to the current evaluation. Returns `false` once the budget is spent: the
+    /// caller then lets go of every Swift value and calls ``raiseBudgetExceeded(_:)``.
+    @inline(__always)
+    static func charge(_ state: OpaquePointer?, _ units: Int) -> Bool {
+        let context = SandboxContext.of(state)
+        let (sum, overflow) = context.pointee.instructionsUsed.addingReportingOverflow(max(units, 0))
+        context.pointee.instructionsUsed = overflow ? Int.max : sum
+        if context.pointee.instructionsUsed > context.pointee.evaluationLimit { context.pointee.tripped = true }
+        return !context.pointee.tripped
+    }
+
+    /// Raises the budget error, which no `pcall` can catch once tripped. Never returns.
+    /// Hold no Swift reference when calling it: a Lua error is a `longjmp`.
+    static func raiseBudgetExceeded(_ state: OpaquePointer?) -> Int32 {
+        SandboxContext.of(state).pointee.tripped = true
+        return jl_error_string(state, UnsafeRawPointer(budgetMessage.utf8Start).assumingMemoryBound(to: CChar.self))
+    }
+
     /// The count hook: charges one interval; once over budget, raises — and keeps
     /// raising on every later call, so no handler can keep running.
     static let countHook: lua_Hook = { state, _ in
@@ -47,7 +78,7 @@ struct SandboxContext {
     static func chargeInterval(_ state: OpaquePointer?) {
         let context = SandboxContext.of(state)
         context.pointee.instructionsUsed += context.pointee.limits.instructionInterval
-        if context.pointee.instructionsUsed > context.pointee.limits.instructions {
+        if context.pointee.instructionsUsed > context.pointee.evaluationLimit {
             context.pointee.tripped = true
         }
         if context.pointee.tripped {
