@@ -10,6 +10,7 @@ extension LuaError {
             case binaryChunkRefused
             case conversion
             case instructionBudget
+            case decisionBudget
             case sharedState
         }
 
@@ -37,6 +38,11 @@ extension LuaError {
         /// The evaluation ran more VM instructions than its budget allows.
         public static let instructionBudget = Code(.instructionBudget)
 
+        /// The decision the evaluation belongs to has spent its budget
+        /// (``SandboxLimits/decisionInstructions``), shared by every rule it runs: the
+        /// decision is over, whatever the rule's `on_error` says.
+        public static let decisionBudget = Code(.decisionBudget)
+
         /// The bundle keeps state its evaluations could change — a table with a metatable
         /// or a function assigning to a variable outside it — so it cannot be sealed.
         public static let sharedState = Code(.sharedState)
@@ -50,6 +56,7 @@ extension LuaError {
             case .binaryChunkRefused: "binaryChunkRefused"
             case .conversion: "conversion"
             case .instructionBudget: "instructionBudget"
+            case .decisionBudget: "decisionBudget"
             case .sharedState: "sharedState"
             }
         }

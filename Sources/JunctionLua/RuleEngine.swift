@@ -67,6 +67,7 @@ public final class RuleEngine {
             try state.run(source: source.text, chunkName: source.name, results: 0)
             state.reset(to: base)
         }
+        state.reportDroppedOutput()
         let sealed = try state.seal()
         functionNames = sealed.names
         functionsReference = sealed.functions
@@ -105,9 +106,11 @@ public final class RuleEngine {
         _ arguments: [RuleValue], _ body: (RuleCalls) throws(LuaError) -> Result
     ) throws(LuaError) -> Result {
         let base = state.stackHeight
+        let decides = state.beginDecision()
         defer {
             state.reset(to: base)
             session += 1
+            if decides { state.endDecision() }
         }
         for argument in arguments {
             try RuleValueWriter.push(argument, readOnly: true, into: state.handle, limits: valueLimits)

@@ -21,7 +21,9 @@ extension RuleEngine {
         if height == 0 { state.hasResidentFrame = false }
         let resident = height == 0 || (height == LuaState.residentFrameHeight && state.hasResidentFrame)
         let base = resident ? 0 : height
+        let decides = state.beginDecision()
         defer {
+            if decides { state.endDecision() }
             state.reset(to: resident && state.hasResidentFrame ? LuaState.residentFrameHeight : height)
             state.currentRequest = nil
             state.requestGeneration += 1

@@ -19,6 +19,21 @@ public struct SandboxLimits: Sendable, Hashable {
     /// The most elements one `table.move` may copy (its C loop cannot be interrupted).
     /// 1,048,576 by default.
     public var moveElements: Int
+    /// The most work one decision may do across every rule it runs — interceptors, group
+    /// policies, fallbacks, redirect conditions, on every hop and after every `next()` —
+    /// in the units of ``instructions``: VM instructions, plus the work library and
+    /// helper functions charge (a byte read or produced, an element moved, a pattern
+    /// step), plus one ``instructionInterval`` per rule call. A rule that crosses it
+    /// ends the decision: it is rejected whatever the rule's `on_error` says, naming the
+    /// rule. Also bounds one ``RuleEngine/withArguments(_:_:)`` call. 4,000,000 by default.
+    public var decisionInstructions: Int
+    /// The most bytes of `print` and `log.*` output one decision (or one
+    /// ``RuleEngine/withArguments(_:_:)`` call) may hand the logger; the rest is dropped
+    /// and one line says how much. 16,384 by default.
+    public var logBytes: Int
+    /// The most lines of `print` and `log.*` output one decision may hand the logger;
+    /// the rest is dropped and one line says how much. 100 by default.
+    public var logLines: Int
 
     /// Creates limits; every argument has the documented default.
     /// - Parameters:
@@ -27,16 +42,24 @@ public struct SandboxLimits: Sendable, Hashable {
     ///   - instructionInterval: Granularity of the instruction budget.
     ///   - patternSteps: Estimated-step cap for pattern functions.
     ///   - moveElements: Element cap for `table.move`.
+    ///   - decisionInstructions: Work budget per decision, across its rules.
+    ///   - logBytes: Bytes of rule output per decision.
+    ///   - logLines: Lines of rule output per decision.
     public init(
         memoryBytes: Int = 8 << 20, instructions: Int = 1_000_000, instructionInterval: Int = 1_000,
-        patternSteps: Int = 10_000_000, moveElements: Int = 1 << 20
+        patternSteps: Int = 10_000_000, moveElements: Int = 1 << 20, decisionInstructions: Int = 4_000_000,
+        logBytes: Int = 16_384, logLines: Int = 100
     ) {
         precondition(memoryBytes > 0 && instructions > 0 && instructionInterval > 0, "limits must be positive")
         precondition(patternSteps > 0 && moveElements > 0, "limits must be positive")
+        precondition(decisionInstructions > 0 && logBytes >= 0 && logLines >= 0, "limits must be positive")
         self.memoryBytes = memoryBytes
         self.instructions = instructions
         self.instructionInterval = min(instructionInterval, instructions, Int(Int32.max))
         self.patternSteps = patternSteps
         self.moveElements = moveElements
+        self.decisionInstructions = decisionInstructions
+        self.logBytes = logBytes
+        self.logLines = logLines
     }
 }

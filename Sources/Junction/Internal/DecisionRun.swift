@@ -141,7 +141,13 @@ struct DecisionRun {
                         uri: uri, request: request, pathParameters: match.parameters, plusAsSpace: decider.routes.options.plusAsSpace)
                     let (value, error, used) = evaluateCondition(condition, ruleRequest, session: &session)
                     instructions = used
-                    if let error {
+                    if let error, error.code == .decisionBudget {
+                        steps.append(TraceStep(
+                            .redirect, name: rule.name, location: rule.location, detail: "when", error: error.description,
+                            nanoseconds: lap(), instructions: used))
+                        return .stop(.reject(budgetSpent(by: rule.name, error)))
+                    }
+                    if let error = error?.description {
                         steps.append(TraceStep(
                             .redirect, name: rule.name, location: rule.location, detail: "when", error: error,
                             nanoseconds: lap(), instructions: used))
@@ -238,6 +244,7 @@ struct DecisionRun {
     ) -> Conclusion {
         var verdict: Verdict?
         var failure: String?
+        var spent: LuaError?
         var instructions = 0
         switch step.body {
         case .lua(let function):
@@ -252,6 +259,7 @@ struct DecisionRun {
             } catch {
                 failure = error.description
                 if error.code == .instructionBudget { instructions = decider.engines?.limits.instructions ?? 0 }
+                if error.code == .decisionBudget { spent = error }
             }
         case .swift(let body):
             do { verdict = try body(ruleRequest, context) } catch { failure = "\(error)" }
@@ -266,6 +274,11 @@ struct DecisionRun {
         let conclusion: Conclusion
         switch verdict {
         case nil:
+            if let spent {
+                detail = "the decision's budget is spent: the decision ends, whatever on_error says"
+                conclusion = .stop(.reject(budgetSpent(by: step.name, spent)))
+                break
+            }
             detail = step.onError == .continue ? "on_error = continue: carrying on" : "on_error = reject"
             conclusion = step.onError == .continue ? .proceed : .stop(.reject(self.failure(of: step.name, failure ?? "")))
         case .continue?:
@@ -301,7 +314,7 @@ struct DecisionRun {
     /// Evaluates a redirect's `when`: truthy unless `nil` or `false`.
     private mutating func evaluateCondition<Functions: DeclaredFunctions>(
         _ function: Int, _ ruleRequest: RuleRequest, session: inout Functions
-    ) -> (Bool, String?, Int) {
+    ) -> (Bool, LuaError?, Int) {
         session.setRequest(ruleRequest)
         sessionVersion = -1
         do {
@@ -311,7 +324,7 @@ struct DecisionRun {
             default: return (true, nil, result.instructions)
             }
         } catch {
-            return (false, error.description, 0)
+            return (false, error, 0)
         }
     }
 
@@ -360,6 +373,13 @@ struct DecisionRun {
 
     private func failure(of rule: String, _ error: String) -> Rejection {
         Rejection(.ruleFailed, reason: "rule \"\(rule)\" failed: \(error)", code: 500, rule: rule)
+    }
+
+    /// The rejection of a decision whose rules spent its budget; `rule` crossed the limit.
+    private func budgetSpent(by rule: String, _ error: LuaError) -> Rejection {
+        Rejection(
+            .decisionBudget,
+            reason: "rule \"\(rule)\" crossed the decision's budget: \(error.message)", code: 500, rule: rule)
     }
 
     /// The decision. The run ends here, so the trace and the URLs passed are moved into

@@ -18,6 +18,10 @@ public struct Rejection: Sendable, Hashable, CustomStringConvertible {
         case gateLoop = "gate_loop"
         /// A redirect's target template could not be filled in.
         case invalidRedirect = "invalid_redirect"
+        /// The rules of one decision, together, did more work than the decision may
+        /// (`SandboxLimits.decisionInstructions`); `rule` is the one that crossed the limit.
+        /// The decision ends whatever that rule's `on_error` says.
+        case decisionBudget = "decision_budget"
     }
 
     /// What refused it.
@@ -25,7 +29,7 @@ public struct Rejection: Sendable, Hashable, CustomStringConvertible {
     /// A sentence for people.
     public var reason: String
     /// A status code: the rule's own, else 403 (not exported), 400 (invalid URL),
-    /// 508 (loops), 500 (a rule failed).
+    /// 508 (loops), 500 (a rule failed or the decision's budget ran out).
     public var code: Int?
     /// The rule that refused it or failed, when a rule did.
     public var rule: String?

@@ -174,21 +174,21 @@ enum HostFunctions {
     /// hands the line to the state's print handler instead of writing to stdout.
     static let print: lua_CFunction = { state in
         let line = joinArguments(state)
-        LuaState.owner(of: state).printHandler(line)
+        LuaState.owner(of: state).emit(line, level: nil)
         return 0
     }
 
     /// `log.info(...)`: like `print`, to the host's logger at `info`.
     static let logInfo: lua_CFunction = { state in
         let line = joinArguments(state)
-        LuaState.owner(of: state).logHandler(.info, line)
+        LuaState.owner(of: state).emit(line, level: .info)
         return 0
     }
 
     /// `log.warn(...)`: like `print`, to the host's logger at `warning`.
     static let logWarning: lua_CFunction = { state in
         let line = joinArguments(state)
-        LuaState.owner(of: state).logHandler(.warning, line)
+        LuaState.owner(of: state).emit(line, level: .warning)
         return 0
     }
 

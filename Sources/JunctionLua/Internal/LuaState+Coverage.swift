@@ -40,17 +40,14 @@ extension LuaState {
         log.register(name: chunkName, source: UnsafeRawPointer(source), executableLines: executableLines)
     }
 
-    /// Runs `call` as ``budgeted(_:)`` does, with ``LineRecorder/hook`` in place of the
-    /// count hook: it charges the same budget at the same interval, and records lines.
-    func budgetedRecordingLines(_ call: () -> Int32) -> (status: Int32, instructions: Int) {
-        let limits = context.pointee.limits
-        let hasBudget = limits.instructions < Int.max
-        lua_sethook(
-            handle, LineRecorder.hook, hasBudget ? LUA_MASKCOUNT | LUA_MASKLINE : LUA_MASKLINE,
-            hasBudget ? Int32(limits.instructionInterval) : 0)
+    /// Runs `call` for ``budgeted(_:)`` with ``LineRecorder/hook`` in place of the count
+    /// hook: it charges the same budget at the same interval, and records lines.
+    func callRecordingLines(_ call: () -> Int32, budgeted: Bool) -> Int32 {
+        let interval = context.pointee.tripped ? 1 : Int32(context.pointee.limits.instructionInterval)
+        lua_sethook(handle, LineRecorder.hook, budgeted ? LUA_MASKCOUNT | LUA_MASKLINE : LUA_MASKLINE, budgeted ? interval : 0)
         let status = call()
         lua_sethook(handle, nil, 0, 0)
-        return (status, hasBudget ? context.pointee.instructionsUsed : 0)
+        return status
     }
 
     private static func coverageMemoryError(_ chunkName: String) -> LuaError {

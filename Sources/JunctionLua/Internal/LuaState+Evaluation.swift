@@ -3,18 +3,41 @@ internal import CLua
 
 extension LuaState {
     /// Runs `call` — which must end in one `lua_pcall` and return its status — under
-    /// the instruction budget, and reports the instructions it used. When the state
-    /// records coverage, the lines that run are recorded too.
+    /// the instruction budget, and reports the work it did. When the state records
+    /// coverage, the lines that run are recorded too.
+    ///
+    /// Inside a decision (``beginDecision()``) the call may use no more than the decision
+    /// has left, and what it used is taken from it — plus one interval: the count hook
+    /// starts afresh with every call, so up to an interval of each call's instructions is
+    /// never counted, and charging it up front keeps the decision's count an upper bound.
     func budgeted(_ call: () -> Int32) -> (status: Int32, instructions: Int) {
+        let limits = context.pointee.limits
+        let budgeted = limits.instructions < Int.max
+        let decisionLeft = context.pointee.decisionLeft
+        let available = !budgeted || decisionLeft == .max ? Int.max : decisionLeft - limits.instructionInterval
         context.pointee.instructionsUsed = 0
-        context.pointee.evaluationLimit = context.pointee.limits.instructions
-        context.pointee.tripped = false
-        if context.pointee.lineRecorder != nil { return budgetedRecordingLines(call) }
-        guard context.pointee.limits.instructions < Int.max else { return (call(), 0) }
-        lua_sethook(handle, SandboxContext.countHook, LUA_MASKCOUNT, Int32(context.pointee.limits.instructionInterval))
-        let status = call()
-        lua_sethook(handle, nil, 0, 0)
-        return (status, context.pointee.instructionsUsed)
+        context.pointee.evaluationLimit = budgeted ? min(limits.instructions, available) : .max
+        context.pointee.limitedByDecision = available < limits.instructions
+        // A decision with nothing left fails the call at its first instruction.
+        context.pointee.tripped = available <= 0
+        context.pointee.metering = true
+        let status: Int32
+        if context.pointee.lineRecorder != nil {
+            status = callRecordingLines(call, budgeted: budgeted)
+        } else if budgeted {
+            lua_sethook(handle, SandboxContext.countHook, LUA_MASKCOUNT, context.pointee.tripped ? 1 : Int32(limits.instructionInterval))
+            status = call()
+            lua_sethook(handle, nil, 0, 0)
+        } else {
+            status = call()
+        }
+        context.pointee.metering = false
+        let used = context.pointee.instructionsUsed
+        if available < .max {
+            let spent = used.addingReportingOverflow(limits.instructionInterval)
+            context.pointee.decisionLeft = spent.overflow ? 0 : max(0, decisionLeft - spent.partialValue)
+        }
+        return (status, budgeted ? used : 0)
     }
 
     /// Loads `source` as a text chunk of the bundle, in the bundle's environment, and
@@ -237,7 +260,7 @@ extension LuaState {
     ///   - push: Pushes the function that was called.
     /// - Returns: The error, placed when it can be.
     func placing(_ failure: LuaError, function push: () -> Void) -> LuaError {
-        guard failure.line == nil, failure.code == .runtime || failure.code == .instructionBudget,
+        guard failure.line == nil, failure.code == .runtime || failure.code == .instructionBudget || failure.code == .decisionBudget,
               lua_checkstack(handle, 1) != 0 else { return failure }
         push()
         guard lua_type(handle, -1) == LUA_TFUNCTION else {
@@ -282,6 +305,12 @@ extension LuaState {
         defer { if status == LUA_ERRMEM || memoryInUse > memoryLimit / 2 { _ = jl_gc(handle, LUA_GCCOLLECT, 0) } }
         if context.pointee.tripped {
             let (line, _) = Self.splitPosition(of: errorMessage(at: -1), chunkName: chunkName)
+            if context.pointee.limitedByDecision {
+                return LuaError(
+                    code: .decisionBudget, chunkName: chunkName, line: line,
+                    message: "the decision's budget of \(context.pointee.limits.decisionInstructions) instructions is spent; "
+                        + "every rule a decision runs shares it (SandboxLimits.decisionInstructions)")
+            }
             return LuaError(
                 code: .instructionBudget, chunkName: chunkName, line: line,
                 message: "instruction budget of \(context.pointee.limits.instructions) exceeded; "

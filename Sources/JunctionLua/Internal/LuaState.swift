@@ -20,6 +20,9 @@ final class LuaState {
     /// Receives `log.info` and `log.warn` lines.
     let logHandler: (Logger.Level, String) -> Void
 
+    /// What rules may still log in the current decision (or while the bundle loads).
+    var output: OutputAllowance
+
     /// The allocator's accounting; outlives `handle`, because `lua_close` frees through it.
     private let budget: UnsafeMutablePointer<MemoryBudget>
     let context: UnsafeMutablePointer<SandboxContext>
@@ -82,6 +85,7 @@ final class LuaState {
         self.handle = handle
         self.printHandler = printHandler
         self.logHandler = logHandler
+        output = OutputAllowance(limits: limits)
         lua_atpanic(handle, HostFunctions.panic)
         jl_getextraspace(handle).unsafelyUnwrapped.storeBytes(of: context, as: UnsafeMutablePointer<SandboxContext>.self)
         context.pointee.owner = Unmanaged.passUnretained(self).toOpaque()

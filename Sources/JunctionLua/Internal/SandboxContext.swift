@@ -12,6 +12,15 @@ struct SandboxContext {
     /// The most work the current evaluation may do: the per-evaluation budget, or less
     /// when the decision it belongs to has less left.
     var evaluationLimit = Int.max
+    /// The work the current decision may still do (``SandboxLimits/decisionInstructions``),
+    /// or `Int.max` outside a decision.
+    var decisionLeft = Int.max
+    /// Whether the current evaluation's limit is what its decision has left rather than
+    /// the per-evaluation budget: crossing it then ends the decision.
+    var limitedByDecision = false
+    /// Whether an evaluation runs, so the allocator charges what it grows: what the host
+    /// allocates between evaluations (arguments, `ctx`) is not a rule's work.
+    var metering = false
     /// Set once the budget is spent; from then on every hook call raises again and the
     /// `pcall`/`xpcall` wrappers re-raise.
     var tripped = false
