@@ -28,8 +28,8 @@ enum HostFunctions {
     static let installPrelude: lua_CFunction = { state in
         let context = SandboxContext.of(state)
         lua_settop(state, 1)
-        lua_createtable(state, 0, 19)
-        setField(state, "tripped", tripped)
+        lua_createtable(state, 0, 21)
+        setField(state, "stopped", stopped)
         setField(state, "upvalues", upvalues)
         setField(state, "is_c_function", isCFunction)
         setField(state, "raw_getmetatable", rawGetMetatable)
@@ -40,6 +40,8 @@ enum HostFunctions {
         setField(state, "caller_position", callerPosition)
         setField(state, "log_info", logInfo)
         setField(state, "log_warn", logWarning)
+        setField(state, "tostring", stableToString)
+        setField(state, "rule_position", rulePosition)
         setField(state, "version_compare", RuleHelpers.compareVersions)
         setField(state, "rollout", RuleHelpers.rollout)
         setField(state, "url_encode", RuleHelpers.encode)
@@ -88,9 +90,18 @@ enum HostFunctions {
         return 1
     }
 
-    /// `tripped()`: whether the instruction budget is spent. Cannot raise.
-    static let tripped: lua_CFunction = { state in
-        lua_pushboolean(state, SandboxContext.of(state).pointee.tripped ? 1 : 0)
+    /// `stopped()`: the error that ends the evaluation whatever catches it — the budget's
+    /// once it is spent, or Lua's memory error once memory ran out — or nil. Cannot raise
+    /// (both strings exist already: the prelude holds them as constants).
+    static let stopped: lua_CFunction = { state in
+        let context = SandboxContext.of(state)
+        if context.pointee.memoryExhausted {
+            jl_pushstring(state, cString(SandboxContext.memoryMessage))
+        } else if context.pointee.tripped {
+            jl_pushstring(state, cString(SandboxContext.budgetMessage))
+        } else {
+            lua_pushnil(state)
+        }
         return 1
     }
 
@@ -126,18 +137,7 @@ enum HostFunctions {
     /// could raise again or never return; a number keeps its value.
     static let messageHandler: lua_CFunction = { state in
         if lua_type(state, 1) == LUA_TSTRING {
-            // An error raised inside the sandbox's own wrappers (a C original's "bad
-            // argument" or "malformed pattern") names the prelude; name the rule instead.
-            var length = 0
-            let message = lua_tolstring(state, 1, &length).unsafelyUnwrapped
-            let prefix = SandboxPrelude.shownName
-            guard length > prefix.utf8CodeUnitCount,
-                  memcmp(message, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0,
-                  let separator = strstr(message + prefix.utf8CodeUnitCount, ": ")
-            else { return 1 }
-            luaL_where(state, ruleLevel(state))
-            jl_pushstring(state, separator + 2)
-            lua_concat(state, 2)
+            placeAtRule(state)
             return 1
         }
         luaL_where(state, ruleLevel(state))  // pushes "chunk:line: ", or "" when no frame has a line
@@ -151,6 +151,64 @@ enum HostFunctions {
             lua_concat(state, 4)
         }
         return 1
+    }
+
+    /// The message handler of the sandbox's `pcall`: an error raised inside the sandbox's
+    /// own code names the rule's line instead of the prelude's, so a rule that catches it
+    /// never sees where the sandbox is; every other error object is returned as it is.
+    static let rulePosition: lua_CFunction = { state in
+        lua_settop(state, 1)
+        if lua_type(state, 1) == LUA_TSTRING { placeAtRule(state) }
+        return 1
+    }
+
+    /// When the string on top of the stack starts with the prelude's position
+    /// (`junction/sandbox:184: `), replaces that with the position of the innermost rule
+    /// code running; leaves any other string alone.
+    private static func placeAtRule(_ state: OpaquePointer?) {
+        var length = 0
+        let message = lua_tolstring(state, -1, &length).unsafelyUnwrapped
+        let prefix = SandboxPrelude.shownName
+        guard length > prefix.utf8CodeUnitCount,
+              memcmp(message, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0,
+              let separator = strstr(message + prefix.utf8CodeUnitCount, ": ")
+        else { return }
+        luaL_where(state, ruleLevel(state))
+        jl_pushstring(state, separator + 2)
+        lua_concat(state, 2)
+        jl_replace(state, -2)
+    }
+
+    /// `tostring(v)`, the same on every device and in every run: a table, function or
+    /// userdata without `__tostring` is its type's name (or its `__name`), not
+    /// `table: 0x55d0c1e2a6b0` — an address would tell a rule about the heap and make its
+    /// result differ between devices. Everything else is Lua's own `tostring`.
+    static let stableToString: lua_CFunction = { state in
+        luaL_checkany(state, 1)
+        lua_settop(state, 1)
+        pushStableText(state, 1)
+        return 1
+    }
+
+    /// Pushes the value at `index` as `tostring` shows it (see ``stableToString``). May
+    /// raise (a `__tostring` that fails or returns no string).
+    static func pushStableText(_ state: OpaquePointer?, _ index: Int32) {
+        let index = lua_absindex(state, index)
+        switch lua_type(state, index) {
+        case LUA_TTABLE, LUA_TFUNCTION, LUA_TUSERDATA, LUA_TLIGHTUSERDATA, LUA_TTHREAD:
+            if luaL_getmetafield(state, index, cString("__tostring")) != LUA_TNIL {
+                jl_pop(state, 1)
+                break
+            }
+            let name = luaL_getmetafield(state, index, cString("__name"))
+            if name == LUA_TSTRING { return }
+            if name != LUA_TNIL { jl_pop(state, 1) }  // a __name that is not a string
+            jl_pushstring(state, jl_typename(state, index))
+            return
+        default:
+            break
+        }
+        _ = luaL_tolstring(state, index, nil)
     }
 
     /// The innermost stack level running rule code with a line to report: level 0 is
@@ -200,7 +258,7 @@ enum HostFunctions {
         if count > 0 {
             for index in 1...count {
                 if index > 1 { jl_pushstring(state, HostFunctions.cString("\t")) }
-                _ = luaL_tolstring(state, index, nil)  // may run `__tostring` and raise
+                pushStableText(state, index)  // may run `__tostring` and raise
             }
         }
         lua_concat(state, max(2 * count - 1, 0))  // leaves one string, "" for no arguments

@@ -20,6 +20,7 @@ extension LuaState {
         context.pointee.limitedByDecision = available < limits.instructions
         // A decision with nothing left fails the call at its first instruction.
         context.pointee.tripped = available <= 0
+        context.pointee.memoryExhausted = false
         context.pointee.metering = true
         let status: Int32
         if context.pointee.lineRecorder != nil {
@@ -303,6 +304,9 @@ extension LuaState {
     /// shrunk by any collection cycle).
     func error(status: Int32, chunkName: String) -> LuaError {
         defer { if status == LUA_ERRMEM || memoryInUse > memoryLimit / 2 { _ = jl_gc(handle, LUA_GCCOLLECT, 0) } }
+        if context.pointee.memoryExhausted {
+            return memoryError(chunkName)
+        }
         if context.pointee.tripped {
             let (line, _) = Self.splitPosition(of: errorMessage(at: -1), chunkName: chunkName)
             if context.pointee.limitedByDecision {

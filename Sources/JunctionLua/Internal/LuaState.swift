@@ -89,6 +89,7 @@ final class LuaState {
         lua_atpanic(handle, HostFunctions.panic)
         jl_getextraspace(handle).unsafelyUnwrapped.storeBytes(of: context, as: UnsafeMutablePointer<SandboxContext>.self)
         context.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        budget.pointee.context = context
         // A throw from here on still runs `deinit`, which closes the state.
         try runSetup(HostFunctions.openLibraries)
         try pushPrelude()

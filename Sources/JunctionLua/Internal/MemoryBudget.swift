@@ -13,6 +13,15 @@ struct MemoryBudget {
     /// The bytes the state holds now.
     private(set) var inUse = 0
 
+    /// The state's context, once it exists: while an evaluation runs, what the heap grows
+    /// by is charged to its budget (one instruction per byte), so work the VM does in one
+    /// instruction — `s .. s`, a table constructor — is paid for by the bytes it makes.
+    var context: UnsafeMutablePointer<SandboxContext>?
+
+    /// The last growth refused for the cap, to tell Lua's retry after its emergency
+    /// collection: refused again, memory has run out for the evaluation.
+    private var refused: (block: UnsafeMutableRawPointer?, oldSize: Int, newSize: Int)?
+
     /// Creates a budget that lets a state hold at most `limit` bytes.
     init(limit: Int) {
         self.limit = limit
@@ -31,12 +40,37 @@ struct MemoryBudget {
             budget.pointee.inUse -= previous
             return nil
         }
-        // Written as a difference so a huge request cannot overflow the sum.
-        if newSize > previous, newSize - previous > budget.pointee.limit - budget.pointee.inUse {
-            return nil
+        if newSize > previous {
+            let growth = newSize - previous
+            if let context = budget.pointee.context, context.pointee.metering {
+                guard !context.pointee.memoryExhausted else { return nil }
+                context.pointee.instructionsUsed &+= growth
+                if context.pointee.instructionsUsed > context.pointee.evaluationLimit {
+                    context.pointee.tripped = true
+                }
+                // A spent budget refuses growth: Lua then raises, and the budget's error is
+                // what the evaluation reports.
+                if context.pointee.tripped { return nil }
+            }
+            // Written as a difference so a huge request cannot overflow the sum.
+            if growth > budget.pointee.limit - budget.pointee.inUse {
+                budget.pointee.refuse(block, oldSize: oldSize, newSize: newSize)
+                return nil
+            }
+            budget.pointee.refused = nil
         }
         guard let resized = realloc(block, newSize) else { return nil }
         budget.pointee.inUse += newSize - previous
         return resized
+    }
+
+    /// Records a growth refused for the cap. The same request refused twice in a row is
+    /// Lua's retry after its emergency collection: memory has run out, and the evaluation
+    /// may not go on (see ``SandboxContext/memoryExhausted``).
+    private mutating func refuse(_ block: UnsafeMutableRawPointer?, oldSize: Int, newSize: Int) {
+        defer { refused = (block, oldSize, newSize) }
+        guard let last = refused, last.block == block, last.oldSize == oldSize, last.newSize == newSize,
+              let context, context.pointee.metering else { return }
+        context.pointee.memoryExhausted = true
     }
 }

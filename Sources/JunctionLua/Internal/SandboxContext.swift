@@ -21,6 +21,10 @@ struct SandboxContext {
     /// Whether an evaluation runs, so the allocator charges what it grows: what the host
     /// allocates between evaluations (arguments, `ctx`) is not a rule's work.
     var metering = false
+    /// Set once memory ran out in the current evaluation (Lua's emergency collection did
+    /// not make room): from then on the allocator refuses to grow and the `pcall`/`xpcall`
+    /// wrappers re-raise, so no rule learns how much it could allocate.
+    var memoryExhausted = false
     /// Set once the budget is spent; from then on every hook call raises again and the
     /// `pcall`/`xpcall` wrappers re-raise.
     var tripped = false
@@ -48,6 +52,8 @@ struct SandboxContext {
 
     /// The error every budget stop raises.
     static let budgetMessage: StaticString = "instruction budget exceeded"
+    /// Lua's own message for a memory error.
+    static let memoryMessage: StaticString = "not enough memory"
 
     /// The work the current evaluation may still do before its budget is spent.
     @inline(__always)

@@ -19,8 +19,9 @@
 /// - `table.move` refuses more than a bounded number of elements (its C loop writes
 ///   nils without allocating); `table.insert/remove/concat/sort` on tables with a
 ///   metatable run in Lua (so `__len`/`__index` tricks stay under the budget).
-/// - `setmetatable` refuses `__gc`; `rawset` refuses read-only tables; `load` compiles
-///   text only, in the rule's environment; `collectgarbage` answers `"count"` only.
+/// - `setmetatable` refuses `__gc` and `__close`; `rawset` refuses read-only tables;
+///   `load` compiles text only, in the rule's environment; `collectgarbage` is gone and
+///   `tostring` shows no addresses: nothing tells a rule about the heap.
 /// - `math.random`/`randomseed` are removed: a rule must decide the same way on every
 ///   device and in the CLI (use `rollout`). `warn` is removed: it writes to stderr.
 enum SandboxPrelude {
@@ -30,39 +31,48 @@ enum SandboxPrelude {
 
     static let source: StaticString = #"""
     local host = ...
-    local tripped, upvalues, is_c_function = host.tripped, host.upvalues, host.is_c_function
+    local stopped, upvalues, is_c_function = host.stopped, host.upvalues, host.is_c_function
     local freeze_in_place, is_readonly, raw_getmetatable = host.freeze_in_place, host.is_readonly, host.raw_getmetatable
     local read_only = host.read_only
     local PATTERN_STEPS, MOVE_ELEMENTS, MEMORY = host.pattern_steps, host.move_elements, host.memory
-    local BUDGET = "instruction budget exceeded"
+    local OUT_OF_MEMORY = "not enough memory"  -- Lua's own message for a memory error
+    local rule_position, stable_tostring = host.rule_position, host.tostring
 
     local error, type, select, tostring, next, rawget, rawlen, getmetatable, assert, ipairs =
           error, type, select, tostring, next, rawget, rawlen, getmetatable, assert, ipairs
-    local rawset, setmetatable, pcall, xpcall, load, collectgarbage =
-          rawset, setmetatable, pcall, xpcall, load, collectgarbage
+    local rawset, setmetatable, pcall, xpcall, load =
+          rawset, setmetatable, pcall, xpcall, load
     local string, table, math, utf8 = string, table, math, utf8
     local find, match, gmatch, gsub, rep, ssub, sformat =
           string.find, string.match, string.gmatch, string.gsub, string.rep, string.sub, string.format
     local insert, remove, concat, move, sort = table.insert, table.remove, table.concat, table.move, table.sort
+    local metatable_guard, check_metatable  -- see "Metatables" below
 
     -- Functions of the sandbox itself: `seal` does not walk into their upvalues. Only
     -- sealing reads the set, and it drops the set when done: from then on nothing is recorded.
     local trusted = setmetatable({}, { __mode = "k" })
     local function trust(f) if trusted then trusted[f] = true end; return f end
 
-    -- pcall / xpcall: once the budget is tripped, nothing may catch the error.
+    -- pcall / xpcall: once the budget is spent or memory ran out, nothing may catch the
+    -- error (`stopped()` says which), or a rule could keep running, or measure the heap by
+    -- how much it can allocate. An error raised in the sandbox's own code names the
+    -- rule's line, not the prelude's.
     local checked = trust(function(ok, ...)
-      if tripped() then error(BUDGET, 0) end
+      local stop = stopped()
+      if stop then error(stop, 0) end
+      if not ok and ... == OUT_OF_MEMORY then error(OUT_OF_MEMORY, 0) end
       return ok, ...
     end)
-    local safe_pcall = trust(function(f, ...) return checked(pcall(f, ...)) end)
+    local safe_pcall = trust(function(f, ...) return checked(xpcall(f, rule_position, ...)) end)
     -- A budget error raised by the count hook runs the message handler while Lua has
     -- hooks switched off (until the next pcall boundary restores them): a rule's handler
     -- must not run then, or a loop in it would never be stopped.
     local safe_xpcall = trust(function(f, handler, ...)
-      local guarded = trust(function(...)
-        if tripped() then return BUDGET end
-        return handler(...)
+      local guarded = trust(function(e)
+        local stop = stopped()
+        if stop then return stop end
+        if e == OUT_OF_MEMORY then return e end
+        return handler(rule_position(e))
       end)
       return checked(xpcall(f, guarded, ...))
     end)
@@ -353,11 +363,44 @@ enum SandboxPrelude {
     rawset(string_metatable, "__index", string)
     rawset(string_metatable, "__metatable", false)
 
+    -- Metatables. A finalizer (`__gc`) would run rule code where no budget stops it, at a
+    -- time the collector chooses; a weak table (`__mode`) would tell a rule when the
+    -- collector ran, which depends on what earlier evaluations allocated. Lua reads both
+    -- from the metatable when the collector runs, so a metatable must not gain them later
+    -- either: `setmetatable` gives each metatable the guard as its own metatable, whose
+    -- `__newindex` refuses them (as the `rawset` above does), and which cannot be replaced.
+    local unsafe_field = { __gc = true, __mode = true }  -- out of every rule's reach
+    local refuse_field = trust(function(k, level)
+      local why = k == "__gc" and "__gc finalizers are not allowed in rules"
+        or "weak tables (__mode) are not allowed in rules: when their entries go depends on the garbage collector"
+      error("setmetatable: " .. why, level + 1)
+    end)
+    metatable_guard = {
+      __newindex = trust(function(mt, k, v)
+        if unsafe_field[k] then refuse_field(k, 2) end
+        rawset(mt, k, v)
+      end),
+      __metatable = false,
+    }
+    check_metatable = trust(function(t, mt)
+      if t == mt then error("setmetatable: a table cannot be its own metatable in rules", 3) end
+      for k in next, unsafe_field do
+        if rawget(mt, k) ~= nil then refuse_field(k, 3) end
+      end
+      if is_readonly(mt) then return end  -- nothing can be added to it
+      local own = raw_getmetatable(mt)
+      if own == metatable_guard then return end
+      if own ~= nil then
+        error("setmetatable: a metatable with a metatable of its own cannot be used in rules", 3)
+      end
+      setmetatable(mt, metatable_guard)
+    end)
+
     -- The globals rules see, read-only in the same way.
     local env  -- the bundle's environment, set below
     local G = {
       assert = assert, error = error, ipairs = ipairs, pairs = pairs, select = select,
-      tonumber = tonumber, tostring = tostring, type = type, rawequal = rawequal, rawlen = rawlen,
+      tonumber = tonumber, tostring = stable_tostring, type = type, rawequal = rawequal, rawlen = rawlen,
       rawget = rawget, getmetatable = getmetatable, _VERSION = _VERSION,
       string = string, table = table, math = math, utf8 = utf8,
       print = host.print, pcall = safe_pcall, xpcall = safe_xpcall,
@@ -369,7 +412,9 @@ enum SandboxPrelude {
       redirect = redirect, interceptor = interceptor, group = group, fallback = fallback,
       reject = trust(function(reason, code)
         if type(reason) ~= "string" then error("reject(reason [, code]) takes the reason as a string", 2) end
-        if code ~= nil and math.type(code) ~= "integer" then error("reject: code must be a whole number", 2) end
+        if code ~= nil and (math.type(code) ~= "integer" or code < 100 or code > 999) then
+          error("reject: code must be a whole number from 100 to 999, such as 403", 2)
+        end
         return verdict({ verdict = "reject", reason = reason, code = code })
       end),
       gate = trust(function(url, options)
@@ -393,18 +438,13 @@ enum SandboxPrelude {
         return next(...)
       end),
       setmetatable = trust(function(t, mt)
-        if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
-          error("setmetatable: __gc finalizers are not allowed in rules", 2)
-        end
+        if type(mt) == "table" then check_metatable(t, mt) end
         return setmetatable(t, mt)
       end),
       rawset = trust(function(t, k, v)
         if is_readonly(t) then error("rawset: the table is read-only", 2) end
+        if raw_getmetatable(t) == metatable_guard and unsafe_field[k] then refuse_field(k, 2) end
         return rawset(t, k, v)
-      end),
-      collectgarbage = trust(function(option)
-        if option == "count" then return collectgarbage("count") end
-        error("collectgarbage: rules may only ask for \"count\"", 2)
       end),
       load = trust(function(chunk, name, mode, chunk_env)
         if type(chunk) ~= "string" then error("load: rules may load only source text given as a string", 2) end
