@@ -240,9 +240,9 @@ struct PatternParser {
             }
             let regex = String(decoding: b[(i + 1)..<(b.count - 1)], as: UTF8.self)
             do {
-                _ = try Regex(regex)
+                _ = try RouteRegex(regex)
             } catch {
-                throw self.error("regex \"\(regex)\" of parameter \"\(name)\" does not compile: \(error)", offset + i)
+                throw self.error("regex \"\(regex)\" of parameter \"\(name)\": \(error.message)", offset + i + 1 + error.offset)
             }
             return .parameter(name: name, regex: regex)
         }

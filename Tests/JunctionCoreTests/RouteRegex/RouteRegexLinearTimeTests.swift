@@ -31,4 +31,17 @@ import Testing
         let bound = (row.segment.unicodeScalars.count + 1) * regex.programSize
         #expect(steps <= bound, "\(steps) steps, bound \(bound)")
     }
+
+    /// `:p((a+)+b)` took 30 s for 20 `a`s when a parameter regex was Swift's `Regex`; a
+    /// route table now turns 10,000 away (and takes 9,999 and a `b`) in linear time.
+    @Test func matchesARouteWithAPathologicalRegexInLinearTime() throws {
+        let table = try RouteTable.make([("slow", "myapp://k/:p((a+)+b)/end"), ("any", "myapp://k/*/end")])
+        #expect(try table.match("myapp://k/\(Self.aaa)/end")?.route.name == "any")
+        let hit = try table.match("myapp://k/\(Self.aaa.dropLast())b/end")
+        #expect(hit?.route.name == "slow")
+        #expect(hit?.parameters["p"]?.count == 10_000)
+        let rejected = table.explain(try URI("myapp://k/\(Self.aaa)/end")).rejections
+        #expect(rejected.count == 1)
+        #expect(rejected.first?.hasPrefix(#"route "slow" (myapp://k/:p((a+)+b)/end): parameter "p" must match /(a+)+b/, got "aaa"#) == true)
+    }
 }
