@@ -94,4 +94,25 @@ import Testing
     func acceptsWhatOnlyABacktrackerFindsSlow(regex: String) throws {
         _ = try RouteTable.load(text: "routes:\n  - name: p\n    pattern: myapp://k/:p(\(regex))", file: "routes.yaml")
     }
+
+    @Test(arguments: [
+        // The regex runs to the end of the pattern: what is missing is named, where it was opened.
+        ("/e/:n([0-9)", #"t.yaml:1:36: error: invalid pattern "/e/:n([0-9)": regex "[0-9)" of parameter "n": missing "]" for the class opened at offset 0; close it, or write "\[" for the character"#),
+        ("/e/:n(a", #"t.yaml:1:35: error: invalid pattern "/e/:n(a": regex "a" of parameter "n": missing ")" to end the regex"#),
+        ("/e/:n((a)/x", #"t.yaml:1:35: error: invalid pattern "/e/:n((a)/x": regex "(a)/x" of parameter "n": missing ")" to end the regex"#),
+        ("/e/:n(é(a|b)(c", #"t.yaml:1:42: error: invalid pattern "/e/:n(é(a|b)(c": regex "é(a|b)(c" of parameter "n": missing ")" for the group opened at offset 6, and one to end the regex"#),
+        // A class may hold parentheses and "/" without ending the regex or the segment.
+        ("/e/:n([(/]+)/:m(x)(/", #"t.yaml:1:48: error: invalid pattern "/e/:n([(/]+)/:m(x)(/": optional group is not closed; add ")""#),
+    ])
+    func namesWhatIsMissingWhenARegexIsNotClosed(pattern: String, expected: String) {
+        let error = #expect(throws: RouteTableError.self) {
+            try RouteTable.load(text: "routes: [{name: a, pattern: '\(pattern)'}]", file: "t.yaml")
+        }
+        #expect(error?.diagnostics.map(\.description) == [expected])
+    }
+
+    @Test func splitsSegmentsAfterARegexWhoseClassHoldsAParenthesis() throws {
+        let table = try RouteTable.make([("paren", "/e/:n([(]+)/end")])
+        #expect(try table.match("x:/e/((/end")?.parameters["n"] == "((")
+    }
 }
