@@ -127,7 +127,7 @@ import Testing
             routes: """
                 routes:
                   - { name: shadow, pattern: "myapp://w/:y", priority: 9 }
-                  - { name: odd, pattern: "myapp://w/:x((?i)abc)" }
+                  - { name: odd, pattern: 'myapp://w/:x(\\x61bc)' }
                 """,
             rules: "",
             expected: []),

@@ -1,7 +1,8 @@
 import JunctionCore
 
 /// The values sample URLs fill a pattern's parameters with: for each declared type a few
-/// that convert, for a regex what ``RegexSampler`` finds and the regex accepts, and for
+/// that convert, for a regex what ``RegexSampler`` finds and the regex accepts (matched
+/// as routes match it, by ``RouteRegex``, so a check takes linear time too), and for
 /// unconstrained parameters, `*` and `**` a pool chosen by the check.
 struct ParameterSamples: Sendable {
     /// Values for a parameter nothing constrains, and for `*`.
@@ -42,11 +43,10 @@ struct ParameterSamples: Sendable {
     func values(type: ParameterType, regex: String?) -> [String]? {
         let typed = type == .string ? unconstrained : Self.values(of: type)
         guard let regex else { return typed }
-        guard let compiled = try? Regex(regex) else { return nil }
+        guard let compiled = try? RouteRegex(regex) else { return nil }
         var accepted: [String] = []
         for value in RegexSampler.candidates(for: regex) + typed
-        where !value.isEmpty && !accepted.contains(value) && type.convert(value) != nil
-            && (try? compiled.wholeMatch(in: value)) != nil {
+        where !value.isEmpty && !accepted.contains(value) && type.convert(value) != nil && compiled.matchesWhole(value) {
             accepted.append(value)
         }
         return accepted.isEmpty ? nil : accepted

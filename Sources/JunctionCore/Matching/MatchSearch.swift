@@ -7,7 +7,7 @@ struct MatchSearch {
     let entries: UnsafeBufferPointer<RouteTrie.Entry>
     let constants: ConstantIndex.Lookup
     /// The trie searched, for its compiled regexes. Unretained: a search lives only
-    /// inside one of the trie's own methods, and holding the regex dictionary instead
+    /// inside one of the trie's own methods, and holding the regexes instead
     /// cost atomic reference counts on every search.
     unowned(unsafe) let trie: RouteTrie
     let caseSensitive: Bool
@@ -106,8 +106,8 @@ struct MatchSearch {
             switch constraint {
             case .type(let type):
                 passes = Self.converts(bytes, to: type)
-            case .regex(let source):
-                passes = trie.regexes[source]?.matchesWhole(String(decoding: bytes, as: UTF8.self)) ?? false
+            case .regex(let index):
+                passes = trie.regexes[Int(index)].matchesWhole(bytes)
             }
             if !passes {
                 if explain {

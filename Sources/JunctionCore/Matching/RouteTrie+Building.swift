@@ -19,7 +19,8 @@ extension RouteTrie {
         /// For each entry, the node it ends at.
         var entryNodes: [Int32] = []
         var constants: [TrieEdgeKey: Int32] = [:]
-        var regexes: [String: CompiledRegex] = [:]
+        var regexes: [RouteRegex] = []
+        var regexIndex: [String: Int32] = [:]
         growing.reserveCapacity(routes.count * 2)
         entries.reserveCapacity(routes.count)
         entryNodes.reserveCapacity(routes.count)
@@ -67,10 +68,17 @@ extension RouteTrie {
                     case .parameter(let name, let regex):
                         let type = route.parameter(named: name)?.type ?? .string
                         if let regex {
-                            entry.checks.append((position, .regex(regex)))
-                            if regexes[regex] == nil, let compiled = try? Regex(regex) {
-                                regexes[regex] = CompiledRegex(regex: compiled)
+                            let index: Int32
+                            if let known = regexIndex[regex] {
+                                index = known
+                            } else {
+                                // The pattern parser compiled it once already: it cannot fail here.
+                                guard let compiled = try? RouteRegex(regex) else { preconditionFailure("regex \"\(regex)\" passed the pattern parser but does not compile") }
+                                index = Int32(regexes.count)
+                                regexes.append(compiled)
+                                regexIndex[regex] = index
                             }
+                            entry.checks.append((position, .regex(index)))
                         }
                         if type != .string { entry.checks.append((position, .type(type))) }
                         entry.captures.append((name, position))

@@ -19,7 +19,8 @@ final class RouteTrie: Sendable {
 
     /// A constraint on one segment, checked when a pattern's end is reached.
     enum Constraint: Sendable {
-        case regex(String)
+        /// The regex at this index of ``regexes``.
+        case regex(Int32)
         case type(ParameterType)
     }
 
@@ -44,13 +45,13 @@ final class RouteTrie: Sendable {
     let entries: [Entry]
     let constants: ConstantIndex
     let namespaces: [Namespace]
-    /// Compiled regexes by their text.
-    let regexes: [String: CompiledRegex]
+    /// The compiled regexes, each text once.
+    let regexes: [RouteRegex]
     let caseSensitive: Bool
 
     init(
         nodes: [Node], entries: [Entry], constants: ConstantIndex, namespaces: [Namespace],
-        regexes: [String: CompiledRegex], caseSensitive: Bool
+        regexes: [RouteRegex], caseSensitive: Bool
     ) {
         self.nodes = nodes
         self.entries = entries
@@ -58,14 +59,5 @@ final class RouteTrie: Sendable {
         self.namespaces = namespaces
         self.regexes = regexes
         self.caseSensitive = caseSensitive
-    }
-}
-
-/// A compiled regex that is safe to share: matching creates no shared mutable state.
-struct CompiledRegex: @unchecked Sendable {
-    let regex: Regex<AnyRegexOutput>
-
-    func matchesWhole(_ text: String) -> Bool {
-        (try? regex.wholeMatch(in: text)) != nil
     }
 }

@@ -85,7 +85,7 @@ struct PatternParser {
             if byte == UInt8(ascii: "(") {
                 if isParameterName(segmentStart..<i) {
                     // `:name(regex)` — copy the regex through, parentheses balanced.
-                    i = try regexEnd(from: i)
+                    i = try regexEnd(from: i, parameter: String(decoding: bytes[(segmentStart + 1)..<i], as: UTF8.self))
                     continue
                 }
                 flushRun(to: i)
@@ -134,25 +134,43 @@ struct PatternParser {
         Bytes.isAlpha(byte) || Bytes.isDigit(byte) || byte == UInt8(ascii: "_")
     }
 
-    /// The offset just past the `)` that closes the regex opened at `open`.
-    private func regexEnd(from open: Int) throws(PatternSyntaxError) -> Int {
-        var depth = 0
+    /// The offset just past the `)` that closes the regex opened at `open`; when none
+    /// does, an error naming what is missing: the `]` of a class, or a `)`.
+    private func regexEnd(from open: Int, parameter name: String) throws(PatternSyntaxError) -> Int {
+        var groups: [Int] = []  // the "(" still open, the regex's own first
+        var classStart: Int?
         var i = open
-        var inClass = false
         while i < bytes.count {
             switch bytes[i] {
             case UInt8(ascii: "\\"): i += 1
-            case UInt8(ascii: "[") where !inClass: inClass = true
-            case UInt8(ascii: "]") where inClass: inClass = false
-            case UInt8(ascii: "(") where !inClass: depth += 1
-            case UInt8(ascii: ")") where !inClass:
-                depth -= 1
-                if depth == 0 { return i + 1 }
+            case UInt8(ascii: "[") where classStart == nil: classStart = i
+            case UInt8(ascii: "]") where classStart != nil: classStart = nil
+            case UInt8(ascii: "(") where classStart == nil: groups.append(i)
+            case UInt8(ascii: ")") where classStart == nil:
+                groups.removeLast()
+                if groups.isEmpty { return i + 1 }
             default: break
             }
             i += 1
         }
-        throw error("the regex of this parameter is not closed; add \")\"", open)
+        let regex = String(decoding: bytes[(open + 1)...], as: UTF8.self)
+        // Offsets in the message count the regex's scalars, as RouteRegex's messages do.
+        func scalarOffset(_ offset: Int) -> Int {
+            bytes[(open + 1)..<offset].reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        }
+        let problem: String
+        let at: Int
+        if let classStart {
+            problem = "missing \"]\" for the class opened at offset \(scalarOffset(classStart)); close it, or write \"\\[\" for the character"
+            at = classStart
+        } else if groups.count > 1, let group = groups.last {
+            problem = "missing \")\" for the group opened at offset \(scalarOffset(group)), and one to end the regex"
+            at = group
+        } else {
+            problem = "missing \")\" to end the regex"
+            at = open
+        }
+        throw error("regex \"\(regex)\" of parameter \"\(name)\": \(problem)", at)
     }
 
     /// The path from `start` as written, when it has no optional group and no regex (no
@@ -184,7 +202,8 @@ struct PatternParser {
         guard head == Bytes.slash else {
             throw error("the path must start with \"/\"", offset(b.startIndex))
         }
-        // Split on "/" outside regex parentheses; each piece is read as it is found.
+        // Split on "/" outside regex parentheses (read as `regexEnd` reads them: a class
+        // may hold parentheses); each piece is read as it is found.
         func read(_ piece: Range<Int>) throws(PatternSyntaxError) {
             let at = piece.isEmpty ? offset(piece.lowerBound - 1) : offset(piece.lowerBound)
             guard !piece.isEmpty else {
@@ -194,12 +213,15 @@ struct PatternParser {
         }
         var start = b.startIndex + 1
         var depth = 0
+        var inClass = false
         var i = start
         while i < b.endIndex {
             switch b[i] {
             case UInt8(ascii: "\\"): i += 1
-            case UInt8(ascii: "("): depth += 1
-            case UInt8(ascii: ")"): depth -= 1
+            case UInt8(ascii: "[") where depth > 0: inClass = true
+            case UInt8(ascii: "]") where inClass: inClass = false
+            case UInt8(ascii: "(") where !inClass: depth += 1
+            case UInt8(ascii: ")") where !inClass: depth -= 1
             case Bytes.slash where depth == 0:
                 try read(start..<i)
                 start = i + 1
@@ -240,9 +262,9 @@ struct PatternParser {
             }
             let regex = String(decoding: b[(i + 1)..<(b.count - 1)], as: UTF8.self)
             do {
-                _ = try Regex(regex)
+                _ = try RouteRegex(regex)
             } catch {
-                throw self.error("regex \"\(regex)\" of parameter \"\(name)\" does not compile: \(error)", offset + i)
+                throw self.error("regex \"\(regex)\" of parameter \"\(name)\": \(error.message)", offset + i + 1 + error.offset)
             }
             return .parameter(name: name, regex: regex)
         }

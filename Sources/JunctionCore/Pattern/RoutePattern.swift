@@ -85,10 +85,11 @@ struct RoutePattern: Sendable, Hashable {
     }
 }
 
-/// A pattern that does not parse: what is wrong and where in the pattern text.
-struct PatternSyntaxError: Error, Sendable, Hashable {
+/// A pattern that does not parse: what is wrong and where in the pattern text — or, from
+/// ``RouteRegex``, in the regex.
+package struct PatternSyntaxError: Error, Sendable, Hashable {
     /// What is wrong and what to do.
-    let message: String
-    /// UTF-8 offset into the pattern text.
-    let offset: Int
+    package let message: String
+    /// UTF-8 offset into the pattern text (into the regex, from ``RouteRegex``).
+    package let offset: Int
 }

@@ -129,7 +129,7 @@ public struct RouteTable: Sendable {
             let expected: String
             switch rejection.constraint {
             case .type(let type): expected = "must be \(type.rawValue)"
-            case .regex(let regex): expected = "must match /\(regex)/"
+            case .regex(let index): expected = "must match /\(trie.regexes[Int(index)].source)/"
             }
             return "route \"\(route.name)\" (\(route.pattern)): parameter \"\(name)\" \(expected), got \"\(rejection.text)\""
         }
