@@ -28,7 +28,7 @@ enum HostFunctions {
     static let installPrelude: lua_CFunction = { state in
         let context = SandboxContext.of(state)
         lua_settop(state, 1)
-        lua_createtable(state, 0, 19)
+        lua_createtable(state, 0, 17)
         setField(state, "tripped", tripped)
         setField(state, "upvalues", upvalues)
         setField(state, "is_c_function", isCFunction)
@@ -47,8 +47,6 @@ enum HostFunctions {
         setField(state, "url_parse", RuleHelpers.parse)
         setField(state, "url_build", RuleHelpers.build)
         setField(state, "pattern_steps", context.pointee.limits.patternSteps)
-        setField(state, "move_elements", context.pointee.limits.moveElements)
-        setField(state, "memory", context.pointee.limits.memoryBytes)
         jl_call(state, 1, 2)  // prelude(host) → env, seal
         context.pointee.seal = luaL_ref(state, jl_registryindex())
         context.pointee.environment = luaL_ref(state, jl_registryindex())
