@@ -1,5 +1,6 @@
 import JunctionCore
 import JunctionLua
+import Logging
 import Testing
 
 /// Library and helper functions are charged to the instruction budget for the work they
@@ -85,6 +86,13 @@ import Testing
         Call(expression: "select(2, table.unpack(t))", setup: tenThousand, atLeast: 19_998),
         Call(expression: "load(chunk)", setup: "local chunk = 'return \"' .. big .. '\"'", atLeast: 50_000),
         Call(expression: "rawequal(big, copy)", setup: "local copy = big:upper():lower()", atLeast: 50_000),
+        // the rule API's helpers: what they read, then what they produce
+        Call(expression: "url.encode(big)", atLeast: 100_000),
+        Call(expression: "url.decode(big)", atLeast: 100_000),
+        Call(expression: "url.parse(p)", setup: "local p = 'https://h/' .. big", atLeast: 150_000),
+        Call(expression: "url.build{ host = 'h', path = '/' .. big }", atLeast: 100_000),
+        Call(expression: "version.compare(v, v)", setup: "local v = '1.2.3-' .. big", atLeast: 100_000),
+        Call(expression: "rollout(big, 'user-1', 50)", atLeast: 50_000),
     ])
     func chargesEachFunctionByItsWork(_ call: Call) throws {
         let units = try Self.charged(call)
@@ -107,6 +115,11 @@ import Testing
         Call(expression: "tonumber('42')", atMost: 10),
         Call(expression: "utf8.len(u)", atMost: 60),
         Call(expression: "string.len(big)", atMost: 5),
+        Call(expression: "url.encode(u)", atLeast: 90, atMost: 150),
+        Call(expression: "url.parse(u)", atMost: 400),
+        Call(expression: "url.build{ scheme = 'myapp', host = 'user', path = '/42' }", atMost: 100),
+        Call(expression: "version.compare('5.2.0', '5.10.1')", atMost: 25),
+        Call(expression: "rollout('checkout', 'user-1', 50)", atMost: 25),
         Call(expression: "#big", atMost: 5),
     ])
     func keepsOrdinaryCallsCheap(_ call: Call) throws {
@@ -152,6 +165,17 @@ import Testing
             end
             """)])
         #expect(try engine.evaluate("f").value == "ab-ab-ab ell x,b,c a q  3 1123 Hi 4 255 1:104 2:233")
+    }
+
+    /// `print` and `log.*` are charged for the bytes they join, those a `__tostring`
+    /// returns included.
+    @Test(arguments: ["print(s)", "log.info('a', s)", "log.warn(s, 1)", "print(setmetatable({}, { __tostring = function() return s end }))"])
+    func chargesPrintAndLogForTheBytesTheyJoin(_ statement: String) throws {
+        let engine = try RuleEngine(
+            sources: [RuleSource(name: "log.lua", text: "function f()\n  local s = 'x' for _ = 1, 17 do s = s .. s end\n  \(statement)\nend")],
+            limits: SandboxLimits(instructions: 100_000), logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let error = #expect(throws: LuaError.self) { try engine.evaluate("f") }
+        #expect(error?.code == .instructionBudget)
     }
 
     /// With the budget off (for measuring only) the charges never trip.
