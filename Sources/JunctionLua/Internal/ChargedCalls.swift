@@ -64,9 +64,9 @@ enum ChargedCalls {
         switch estimate.afterwards {
         case .nothing, .answerEmptyString:
             return results
-        case .resultBytes(let charged):
+        case .resultBytes(let prepaid):
             let length = lua_type(state, -1) == LUA_TSTRING ? Int(lua_rawlen(state, -1)) : 0
-            after = WorkCost.bytes(length - charged)
+            after = WorkCost.bytes(length - prepaid)
         case .scan(let start, let ifNotFound):
             let scanned = lua_type(state, -1) == LUA_TNUMBER ? abs(Int(lua_tointegerx(state, -1, nil)) - 1 - start) : ifNotFound
             after = WorkCost.bytes(scanned)
