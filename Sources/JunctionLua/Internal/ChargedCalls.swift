@@ -2,7 +2,7 @@ internal import CLua
 
 /// Puts ``ChargePolicy`` into effect: each function it lists becomes a C closure that
 /// measures the call (``WorkCost``), charges it to the evaluation's budget, and calls the
-/// C original directly.
+/// C original, its upvalue, directly.
 ///
 /// Installed right after the libraries open and before the ``SandboxPrelude`` runs, so
 /// the originals the prelude keeps in its upvalues (`insert`, `concat`, `load`, …) are the
@@ -25,8 +25,7 @@ enum ChargedCalls {
             guard lua_tocfunction(state, -1) != nil, lua_getupvalue(state, -1, 1) == nil else {
                 return refuse(state, entry)
             }
-            lua_pushinteger(state, lua_Integer(entry.cost.rawValue))
-            lua_pushcclosure(state, charged, 2)
+            lua_pushcclosure(state, function(charging: entry.cost), 1)
             lua_setfield(state, -2, HostFunctions.cString(entry.name))  // pops the closure
             jl_pop(state, 1)
             index += 1
@@ -34,10 +33,42 @@ enum ChargedCalls {
         return 0
     }
 
-    /// Every charged function: upvalue 1 is the C original, upvalue 2 its ``WorkCost``.
-    static let charged: lua_CFunction = { state in
-        let cost = WorkCost(rawValue: Int32(truncatingIfNeeded: lua_tointegerx(state, jl_upvalueindex(2), nil)))
-        return call(lua_tocfunction(state, jl_upvalueindex(1)).unsafelyUnwrapped, cost.unsafelyUnwrapped, state)
+    /// The C function of the charged closures of `cost`; upvalue 1 holds the original.
+    /// One per model, so each measures with its model's code alone, inlined, instead of
+    /// reading the model from an upvalue and switching on it in every call.
+    static func function(charging cost: WorkCost) -> lua_CFunction {
+        switch cost {
+        case .textBytes: { state in ChargedCalls.callUpvalueOriginal(state, .textBytes) }
+        case .repetition: { state in ChargedCalls.callUpvalueOriginal(state, .repetition) }
+        case .substring: { state in ChargedCalls.callUpvalueOriginal(state, .substring) }
+        case .bytePositions: { state in ChargedCalls.callUpvalueOriginal(state, .bytePositions) }
+        case .arguments: { state in ChargedCalls.callUpvalueOriginal(state, .arguments) }
+        case .format: { state in ChargedCalls.callUpvalueOriginal(state, .format) }
+        case .pack: { state in ChargedCalls.callUpvalueOriginal(state, .pack) }
+        case .packSize: { state in ChargedCalls.callUpvalueOriginal(state, .packSize) }
+        case .unpack: { state in ChargedCalls.callUpvalueOriginal(state, .unpack) }
+        case .insertion: { state in ChargedCalls.callUpvalueOriginal(state, .insertion) }
+        case .removal: { state in ChargedCalls.callUpvalueOriginal(state, .removal) }
+        case .move: { state in ChargedCalls.callUpvalueOriginal(state, .move) }
+        case .concatenation: { state in ChargedCalls.callUpvalueOriginal(state, .concatenation) }
+        case .sorting: { state in ChargedCalls.callUpvalueOriginal(state, .sorting) }
+        case .tableUnpack: { state in ChargedCalls.callUpvalueOriginal(state, .tableUnpack) }
+        case .codepoints: { state in ChargedCalls.callUpvalueOriginal(state, .codepoints) }
+        case .utf8Length: { state in ChargedCalls.callUpvalueOriginal(state, .utf8Length) }
+        case .utf8Offset: { state in ChargedCalls.callUpvalueOriginal(state, .utf8Offset) }
+        case .codes: { state in ChargedCalls.callUpvalueOriginal(state, .codes) }
+        case .codeStep: { state in ChargedCalls.callUpvalueOriginal(state, .codeStep) }  // no row; see codeStep(_:key:)
+        case .chunk: { state in ChargedCalls.callUpvalueOriginal(state, .chunk) }
+        case .rawEquality: { state in ChargedCalls.callUpvalueOriginal(state, .rawEquality) }
+        case .selection: { state in ChargedCalls.callUpvalueOriginal(state, .selection) }
+        case .numeral: { state in ChargedCalls.callUpvalueOriginal(state, .numeral) }
+        }
+    }
+
+    /// A charged closure's call: its original is upvalue 1.
+    @inline(__always)
+    private static func callUpvalueOriginal(_ state: OpaquePointer?, _ cost: WorkCost) -> Int32 {
+        call(lua_tocfunction(state, jl_upvalueindex(1)).unsafelyUnwrapped, cost, state)
     }
 
     /// `utf8.codes`'s iterator, strict and lax, charged for the bytes each step skips.

@@ -11,7 +11,7 @@ internal import CLua
 ///
 /// The costs follow Lua 5.4's library code; a model only has to bound the work, not
 /// reproduce it, so it rounds up where that is simpler.
-enum WorkCost: Int32 {
+enum WorkCost {
     /// `string.upper/lower/reverse(s)`: the bytes of `s`.
     case textBytes
     /// `string.rep(s, n [, sep])`: `n` pieces of `#s + #sep` bytes, each at least one
@@ -91,6 +91,9 @@ enum WorkCost: Int32 {
     /// Reads the arguments on the stack as the original will and measures the call.
     /// May raise the original's argument errors; leaves the stack as it found it, but for
     /// `table.unpack`, whose default end it fills in (so `__len` runs once, not twice).
+    /// Inlined into each model's own charged function (``ChargedCalls``), where `self` is
+    /// a constant and only its case remains.
+    @inline(__always)
     func estimate(_ state: OpaquePointer?) -> Estimate {
         switch self {
         case .textBytes:
@@ -98,7 +101,7 @@ enum WorkCost: Int32 {
 
         case .repetition:
             let length = Self.checkedLength(state, 1)
-            let count = Int(luaL_checkinteger(state, 2))
+            let count = Int(Self.checkedInteger(state, 2))
             var separator = 0
             _ = luaL_optlstring(state, 3, HostFunctions.cString(""), &separator)
             guard count > 0 else { return Estimate(units: 0) }
@@ -108,13 +111,13 @@ enum WorkCost: Int32 {
 
         case .substring:
             let length = Self.checkedLength(state, 1)
-            let start = Self.startPosition(Int(luaL_checkinteger(state, 2)), length)
+            let start = Self.startPosition(Int(Self.checkedInteger(state, 2)), length)
             let end = Self.endPosition(state, 3, default: -1, length)
             return Estimate(units: Self.bytes(Self.span(start, end)))
 
         case .bytePositions:
             let length = Self.checkedLength(state, 1)
-            let first = luaL_optinteger(state, 2, 1)
+            let first = Self.optionalInteger(state, 2, 1)
             let start = Self.startPosition(Int(first), length)
             let end = Self.endPosition(state, 3, default: first, length)
             return Estimate(units: Self.elements(Self.span(start, end)))
@@ -140,7 +143,7 @@ enum WorkCost: Int32 {
             var length = 0
             let format = luaL_checklstring(state, 1, &length).unsafelyUnwrapped  // raises rather than return nil
             let data = Self.checkedLength(state, 2)
-            let position = Self.startPosition(Int(luaL_optinteger(state, 3, 1)), data) - 1
+            let position = Self.startPosition(Int(Self.optionalInteger(state, 3, 1)), data) - 1
             guard position <= data else { return Estimate(units: Self.bytes(length)) }  // the original refuses it
             let rest = data - position
             let read = Self.hasVariableLengthItem(format, length) ? rest : min(rest, Self.packedBound(format, length))
@@ -151,22 +154,22 @@ enum WorkCost: Int32 {
                 return Estimate(units: Self.elements(1))  // an append, or the original's own error
             }
             let end = Self.sum(size, 1)  // the first empty slot
-            let position = Int(luaL_checkinteger(state, 2))
+            let position = Int(Self.checkedInteger(state, 2))
             guard position >= 1, position <= end else { return Estimate(units: Self.elements(1)) }
             return Estimate(units: Self.elements(end - position + 1))
 
         case .removal:
             guard let size = Self.plainLength(state, 1) else { return Estimate(units: Self.elements(1)) }
-            let position = Int(luaL_optinteger(state, 2, lua_Integer(size)))
+            let position = Int(Self.optionalInteger(state, 2, lua_Integer(size)))
             guard position == size || (position >= 1 && position <= Self.sum(size, 1)) else {
                 return Estimate(units: Self.elements(1))  // the original refuses it
             }
             return Estimate(units: Self.elements(Self.sum(max(size - position, 0), 1)))
 
         case .move:
-            let first = Int(luaL_checkinteger(state, 2))
-            let last = Int(luaL_checkinteger(state, 3))
-            _ = luaL_checkinteger(state, 4)
+            let first = Int(Self.checkedInteger(state, 2))
+            let last = Int(Self.checkedInteger(state, 3))
+            _ = Self.checkedInteger(state, 4)
             return Estimate(units: Self.elements(Self.count(from: first, through: last)))
 
         case .concatenation:
@@ -178,7 +181,7 @@ enum WorkCost: Int32 {
             return Estimate(units: Self.elements(Self.product(count, depth)))
 
         case .tableUnpack:
-            let first = Int(luaL_optinteger(state, 2, 1))
+            let first = Int(Self.optionalInteger(state, 2, 1))
             let last: Int
             if jl_isnoneornil(state, 3) != 0 {
                 last = Int(luaL_len(state, 1))
@@ -186,27 +189,27 @@ enum WorkCost: Int32 {
                 lua_pushinteger(state, lua_Integer(last))
                 jl_replace(state, 3)
             } else {
-                last = Int(luaL_checkinteger(state, 3))
+                last = Int(Self.checkedInteger(state, 3))
             }
             return Estimate(units: Self.elements(Self.count(from: first, through: last)))
 
         case .codepoints:
             let length = Self.checkedLength(state, 1)
-            let first = Self.relativePosition(Int(luaL_optinteger(state, 2, 1)), length)
-            let last = Self.relativePosition(Int(luaL_optinteger(state, 3, lua_Integer(first))), length)
+            let first = Self.relativePosition(Int(Self.optionalInteger(state, 2, 1)), length)
+            let last = Self.relativePosition(Int(Self.optionalInteger(state, 3, lua_Integer(first))), length)
             return Estimate(units: Self.bytes(Self.span(max(first, 1), min(last, length))))
 
         case .utf8Length:
             let length = Self.checkedLength(state, 1)
-            let first = Self.relativePosition(Int(luaL_optinteger(state, 2, 1)), length)
-            let last = Self.relativePosition(Int(luaL_optinteger(state, 3, -1)), length)
+            let first = Self.relativePosition(Int(Self.optionalInteger(state, 2, 1)), length)
+            let last = Self.relativePosition(Int(Self.optionalInteger(state, 3, -1)), length)
             return Estimate(units: Self.bytes(Self.span(max(first, 1), min(last, length))))
 
         case .utf8Offset:
             let length = Self.checkedLength(state, 1)
-            let n = Int(luaL_checkinteger(state, 2))
+            let n = Int(Self.checkedInteger(state, 2))
             let position = Self.relativePosition(
-                Int(luaL_optinteger(state, 3, n >= 0 ? 1 : lua_Integer(length + 1))), length)
+                Int(Self.optionalInteger(state, 3, n >= 0 ? 1 : lua_Integer(length + 1))), length)
             guard position >= 1, position - 1 <= length else { return Estimate(units: 0) }  // the original refuses it
             let start = position - 1
             return Estimate(units: 0, afterwards: .scan(from: start, ifNotFound: n > 0 ? length - start : start))
@@ -240,7 +243,7 @@ enum WorkCost: Int32 {
             if lua_type(state, 1) == LUA_TSTRING, lua_tolstring(state, 1, nil)?.pointee == CChar(UInt8(ascii: "#")) {
                 return Estimate(units: 0)
             }
-            var index = Int(luaL_checkinteger(state, 1))
+            var index = Int(Self.checkedInteger(state, 1))
             if index < 0 { index = count + index } else if index > count { index = count }
             guard index >= 1 else { return Estimate(units: 0) }  // the original refuses it
             return Estimate(units: Self.elements(count - index))
@@ -259,8 +262,8 @@ enum WorkCost: Int32 {
         guard let size = plainLength(state, 1) else { return Estimate(units: elements(1)) }
         var separator = 0
         _ = luaL_optlstring(state, 2, HostFunctions.cString(""), &separator)
-        let first = Int(luaL_optinteger(state, 3, 1))
-        let last = Int(luaL_optinteger(state, 4, lua_Integer(size)))
+        let first = Int(Self.optionalInteger(state, 3, 1))
+        let last = Int(Self.optionalInteger(state, 4, lua_Integer(size)))
         let left = SandboxContext.unitsLeft(state)
         var visited = 0
         var text = 0
@@ -280,12 +283,35 @@ enum WorkCost: Int32 {
 
     // MARK: - Reading arguments as the originals do
 
+    // Each reader tries the one call the lauxlib function makes first (`lua_tolstring`,
+    // `lua_tointegerx`), which converts exactly as it does, and leaves defaults and errors
+    // to the lauxlib function itself: a charged call on well-formed arguments makes one
+    // call into Lua per argument instead of up to three.
+
     /// The length of the string argument `arg` (`luaL_checklstring`: a number becomes a
     /// string in place, as it would for the original).
+    @inline(__always)
     private static func checkedLength(_ state: OpaquePointer?, _ arg: Int32) -> Int {
         var length = 0
-        _ = luaL_checklstring(state, arg, &length)
+        if lua_tolstring(state, arg, &length) == nil { _ = luaL_checklstring(state, arg, &length) }
         return length
+    }
+
+    /// The integer argument `arg`, as `luaL_checkinteger` reads it.
+    @inline(__always)
+    private static func checkedInteger(_ state: OpaquePointer?, _ arg: Int32) -> lua_Integer {
+        var isInteger: Int32 = 0
+        let value = lua_tointegerx(state, arg, &isInteger)
+        return isInteger != 0 ? value : luaL_checkinteger(state, arg)
+    }
+
+    /// The optional integer argument `arg`, as `luaL_optinteger` reads it.
+    @inline(__always)
+    private static func optionalInteger(_ state: OpaquePointer?, _ arg: Int32, _ value: lua_Integer) -> lua_Integer {
+        var isInteger: Int32 = 0
+        let given = lua_tointegerx(state, arg, &isInteger)
+        if isInteger != 0 { return given }
+        return lua_type(state, arg) <= LUA_TNIL ? value : luaL_optinteger(state, arg, value)
     }
 
     /// The bytes of the arguments from `first` on that are strings, unconverted.
@@ -321,7 +347,7 @@ enum WorkCost: Int32 {
     private static func endPosition(_ state: OpaquePointer?, _ arg: Int32, default value: lua_Integer, _ length: Int)
         -> Int
     {
-        let position = Int(luaL_optinteger(state, arg, value))
+        let position = Int(Self.optionalInteger(state, arg, value))
         if position > length { return length }
         if position >= 0 { return position }
         if position < -length { return 0 }
