@@ -4,8 +4,9 @@ public struct SandboxLimits: Sendable, Hashable {
     /// The most bytes a state's Lua heap may hold: compiled rules, their data and each
     /// evaluation's garbage. 8 MiB by default.
     public var memoryBytes: Int
-    /// The most Lua VM instructions one evaluation (or the loading of a bundle) may run.
-    /// 1,000,000 by default — a small rule takes well under 1,000. `Int.max` switches the
+    /// The most Lua VM instructions one evaluation (or the loading of a bundle) may run;
+    /// the work library and helper functions do outside the VM counts too, one instruction
+    /// per byte they read or produce and per element they move. 1,000,000 by default — a small rule takes well under 1,000. `Int.max` switches the
     /// budget off (no count hook) — for measuring its cost only, never for rules you did
     /// not write: without it a loop runs forever.
     public var instructions: Int
@@ -16,9 +17,6 @@ public struct SandboxLimits: Sendable, Hashable {
     /// refuse a pattern on a subject (these C functions cannot be interrupted).
     /// 10,000,000 by default — tens of milliseconds at worst.
     public var patternSteps: Int
-    /// The most elements one `table.move` may copy (its C loop cannot be interrupted).
-    /// 1,048,576 by default.
-    public var moveElements: Int
     /// The most work one decision may do across every rule it runs — interceptors, group
     /// policies, fallbacks, redirect conditions, on every hop and after every `next()` —
     /// in the units of ``instructions``: VM instructions, plus the work library and
@@ -41,23 +39,21 @@ public struct SandboxLimits: Sendable, Hashable {
     ///   - instructions: Instruction budget per evaluation.
     ///   - instructionInterval: Granularity of the instruction budget.
     ///   - patternSteps: Estimated-step cap for pattern functions.
-    ///   - moveElements: Element cap for `table.move`.
     ///   - decisionInstructions: Work budget per decision, across its rules.
     ///   - logBytes: Bytes of rule output per decision.
     ///   - logLines: Lines of rule output per decision.
     public init(
         memoryBytes: Int = 8 << 20, instructions: Int = 1_000_000, instructionInterval: Int = 1_000,
-        patternSteps: Int = 10_000_000, moveElements: Int = 1 << 20, decisionInstructions: Int = 4_000_000,
+        patternSteps: Int = 10_000_000, decisionInstructions: Int = 4_000_000,
         logBytes: Int = 16_384, logLines: Int = 100
     ) {
         precondition(memoryBytes > 0 && instructions > 0 && instructionInterval > 0, "limits must be positive")
-        precondition(patternSteps > 0 && moveElements > 0, "limits must be positive")
+        precondition(patternSteps > 0, "limits must be positive")
         precondition(decisionInstructions > 0 && logBytes >= 0 && logLines >= 0, "limits must be positive")
         self.memoryBytes = memoryBytes
         self.instructions = instructions
         self.instructionInterval = min(instructionInterval, instructions, Int(Int32.max))
         self.patternSteps = patternSteps
-        self.moveElements = moveElements
         self.decisionInstructions = decisionInstructions
         self.logBytes = logBytes
         self.logLines = logLines

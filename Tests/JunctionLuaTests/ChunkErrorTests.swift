@@ -23,8 +23,10 @@ import Testing
         ("local t = nil\nreturn t.x", 2, "attempt to index a nil value (local 't')"),
         ("\n\nerror('no route for /home')", 3, "no route for /home"),
         ("local function check()\n  error('inner')\nend\ncheck()", 2, "inner"),
-        // Raised by the C original inside the sandbox's wrapper, reported at the rule's line.
+        // Raised by the C original inside the sandbox's wrappers (the prelude's, the
+        // charged closure's), reported at the rule's line.
         ("local s = string.rep('x', -1, {})\nreturn s", 1, "bad argument #3 to 'rep' (string expected, got table)"),
+        ("local t = {}\ntable.insert(t, 'x', 1)", 2, "bad argument #2 to 'insert' (number expected, got string)"),
         ("local a, b = string.find('x', '%')\nreturn a", 1, "malformed pattern (ends with '%')"),
     ])
     func reportsRuntimeErrorsWithChunkAndLine(source: String, line: Int, message: String) throws {

@@ -31,6 +31,13 @@ import Testing
             """)], limits: attack.limits)
     }
 
+    /// `t` with keys 2^40, 2^39, …, 1 in its hash part (inserted from the largest, so no
+    /// rehash moves the small ones into an array part): 41 entries whose border is 2^40.
+    static let forgedBorder = "local t = {} for i = 40, 0, -1 do t[1 << i] = true end assert(#t == 1 << 40)\n"
+
+    /// `s`, a string of 1 MiB built by doubling (VM concatenation, which charges nothing).
+    static let megabyte = "local s = 'x' for _ = 1, 20 do s = s .. s end\n"
+
     static let attacks: [Attack] = [
         // Reaching the system.
         Attack(name: "os.execute", body: "return os.execute('id')", code: .runtime, message: "attempt to index a nil value (global 'os')"),
@@ -70,8 +77,29 @@ import Testing
         Attack(name: "backtracking through a method call", body: "return (string.rep('a', 3000)):match('a*a*a*b')", code: .runtime, message: "string.match: pattern \"a*a*a*b\" could take about"),
         Attack(name: "backtracking in gsub", body: "return string.gsub(string.rep('ab', 3000), '.-.-x', '')", code: .runtime, message: "string.gsub: pattern"),
         Attack(name: "backtracking in gmatch", body: "for m in string.gmatch(string.rep('a', 4000), 'a-a-b') do end", code: .runtime, message: "string.gmatch: pattern"),
-        Attack(name: "string.rep 2^40", body: "return string.rep('x', 2^40)", code: .runtime, message: "string.rep: the result would be larger than the sandbox's memory budget"),
-        Attack(name: "table.move of 2^40 nils", body: "return table.move({}, 1, 1 << 40, 2)", code: .runtime, message: "table.move: 1099511627776 elements is more than the sandbox allows"),
+        Attack(name: "string.rep 2^40", body: "return string.rep('x', 2^40)", code: .instructionBudget, message: "instruction budget"),
+        Attack(name: "table.move of 2^40 nils", body: "return table.move({}, 1, 1 << 40, 2)", code: .instructionBudget, message: "instruction budget"),
+
+        // Work done in C, charged by its size under the default budget: each ends before
+        // the call starts, or within a few calls, instead of holding the engine for minutes.
+        Attack(name: "string.rep of empty pieces, the count a numeric string", body: "return string.rep('', '4e18')", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
+        Attack(name: "string.rep, the count a numeric string", body: "return string.rep('x', '4e18')", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
+        Attack(name: "table.move, the bounds numeric strings", body: "return table.move({}, '1', '4e18', 1, {})", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
+        Attack(name: "table.insert below a forged border", body: forgedBorder + "table.insert(t, 1, 'x')", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
+        Attack(name: "table.remove below a forged border", body: forgedBorder + "return table.remove(t, 1)", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
+        Attack(name: "upper on 1 MB in a loop", body: megabyte + "while true do s:upper() end", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
+        Attack(name: "url.encode on 400 KB in a loop", body: "local s = ('a'):rep(409600) while true do url.encode(s) end", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
+        Attack(name: "url.parse on 400 KB, caught, in a loop", body: "local s = 'x:' .. ('%'):rep(409600) while true do pcall(url.parse, s) end", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
+        Attack(name: "print of 1 MB in a loop", body: megabyte + "while true do print(s) end", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
+        Attack(name: "table.unpack of a huge range", body: "return table.unpack({}, 1, 1e8)", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
+        Attack(name: "string.byte of a whole big string in a loop", body: "local s = 'x' for _ = 1, 17 do s = s .. s end while true do local _ = string.byte(s, 1, -1) end", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
+        Attack(name: "tonumber of a huge numeral in a loop", body: "local s = '1' for _ = 1, 19 do s = s .. s end while true do tonumber(s) end", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
+        Attack(name: "utf8.codes's iterator over continuation bytes, caught", body: "local s = '\\x80' for _ = 1, 20 do s = s .. s end local step = utf8.codes('') while true do pcall(step, s, 0) end", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
+        Attack(name: "load of a 1 MB chunk in a loop", body: megabyte + "s = '--' .. s while true do load(s) end", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
+        Attack(name: "table.concat past the memory limit, caught", body: "local s = 'x' for _ = 1, 16 do s = s .. s end local t = {} for i = 1, 200 do t[i] = s end while true do pcall(table.concat, t) end", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
+        Attack(name: "string.pack of a huge fixed size, caught", body: "while true do pcall(string.pack, 'c2000000000', '') end", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
+        Attack(name: "select through a long argument list in a loop", body: "local t = {} for i = 1, 5000 do t[i] = i end while true do select(2, table.unpack(t)) end", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
+        Attack(name: "rawequal of two long equal strings in a loop", body: "local a = 'x' for _ = 1, 19 do a = a .. a end local b = 'x' .. a:sub(2) while true do rawequal(a, b) end", code: .instructionBudget, message: "instruction budget of 1000000 exceeded", limits: SandboxLimits()),
 
         // Memory.
         Attack(name: "table growth", body: "local t = {} for i = 1, 1e8 do t[i] = i end", code: .memory, message: "memory budget exceeded", limits: memoryLimits),
@@ -113,6 +141,18 @@ import Testing
         // And the attack fails the same way again: nothing it did stuck.
         let again = #expect(throws: LuaError.self) { try engine.evaluate("attack", arguments: [request, [:]]) }
         #expect(again?.code == attack.code)
+    }
+
+    /// Bundle loading runs under the same budget: C work at a file's top level stops
+    /// loading with the budget error (it used to hang it).
+    @Test(arguments: ["string.rep('', '4e18')", "table.move({}, '1', '4e18', 1, {})"])
+    func stopsLoadingABundleWhoseTopLevelWorksInCPastTheBudget(_ statement: String) {
+        let error = #expect(throws: LuaError.self) {
+            try RuleEngine(sources: [RuleSource(name: "top.lua", text: "function f() end\nlocal x = \(statement)\n")])
+        }
+        #expect(error?.code == .instructionBudget, "\(error?.description ?? "no error")")
+        #expect(error?.chunkName == "top.lua")
+        #expect(error?.line == 2)
     }
 
     @Test func ordinaryPatternsOnURLsStayAllowed() throws {

@@ -49,8 +49,6 @@ enum HostFunctions {
         setField(state, "url_parse", RuleHelpers.parse)
         setField(state, "url_build", RuleHelpers.build)
         setField(state, "pattern_steps", context.pointee.limits.patternSteps)
-        setField(state, "move_elements", context.pointee.limits.moveElements)
-        setField(state, "memory", context.pointee.limits.memoryBytes)
         jl_call(state, 1, 2)  // prelude(host) → env, seal
         context.pointee.seal = luaL_ref(state, jl_registryindex())
         context.pointee.environment = luaL_ref(state, jl_registryindex())
@@ -231,29 +229,36 @@ enum HostFunctions {
     /// `print(...)`: joins its arguments with tabs, as Lua's own `print` does, and
     /// hands the line to the state's print handler instead of writing to stdout.
     static let print: lua_CFunction = { state in
-        let line = joinArguments(state)
-        LuaState.owner(of: state).emit(line, level: nil)
+        guard joinArguments(state) else { return SandboxContext.raiseBudgetExceeded(state) }
+        LuaState.owner(of: state).emit(joinedLine(state), level: nil)
         return 0
     }
 
     /// `log.info(...)`: like `print`, to the host's logger at `info`.
     static let logInfo: lua_CFunction = { state in
-        let line = joinArguments(state)
-        LuaState.owner(of: state).emit(line, level: .info)
+        guard joinArguments(state) else { return SandboxContext.raiseBudgetExceeded(state) }
+        LuaState.owner(of: state).emit(joinedLine(state), level: .info)
         return 0
     }
 
     /// `log.warn(...)`: like `print`, to the host's logger at `warning`.
     static let logWarning: lua_CFunction = { state in
-        let line = joinArguments(state)
-        LuaState.owner(of: state).emit(line, level: .warning)
+        guard joinArguments(state) else { return SandboxContext.raiseBudgetExceeded(state) }
+        LuaState.owner(of: state).emit(joinedLine(state), level: .warning)
         return 0
     }
 
-    /// The arguments converted with `tostring` and joined with tabs, as Lua's `print`
-    /// does. Everything that can raise runs before the Swift string exists.
-    private static func joinArguments(_ state: OpaquePointer?) -> String {
+    /// Pushes the arguments converted with `tostring` and joined with tabs, as Lua's
+    /// `print` does, charging the bytes joined to the budget: the string arguments' before
+    /// joining, the rest after. Returns `false` once that is more than is left. Everything
+    /// that can raise runs here, before the caller makes a Swift string of the line.
+    private static func joinArguments(_ state: OpaquePointer?) -> Bool {
         let count = lua_gettop(state)
+        var prepaid = 0
+        for index in stride(from: 1, through: count, by: 1) where lua_type(state, index) == LUA_TSTRING {
+            prepaid = WorkCost.sum(prepaid, Int(lua_rawlen(state, index)))
+        }
+        guard SandboxContext.charge(state, WorkCost.bytes(prepaid)) else { return false }
         luaL_checkstack(state, 2 * count + 1, nil)
         if count > 0 {
             for index in 1...count {
@@ -262,7 +267,11 @@ enum HostFunctions {
             }
         }
         lua_concat(state, max(2 * count - 1, 0))  // leaves one string, "" for no arguments
-        // Nothing below can raise.
+        return SandboxContext.charge(state, WorkCost.bytes(Int(lua_rawlen(state, -1)) - prepaid))
+    }
+
+    /// The line ``joinArguments(_:)`` left on top of the stack. Cannot raise.
+    private static func joinedLine(_ state: OpaquePointer?) -> String {
         var length = 0
         let bytes = lua_tolstring(state, -1, &length)
         return String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)

@@ -65,8 +65,9 @@ final class LuaState {
     /// The stack's height while the resident frame is all it holds.
     static let residentFrameHeight: Int32 = 4
 
-    /// Creates a state with `limits`, opens ``SandboxPolicy/libraries`` and runs the
-    /// ``SandboxPrelude`` (loaded from ``PreludeChunk``).
+    /// Creates a state with `limits`, opens ``SandboxPolicy/libraries``, charges their C
+    /// functions' work to the budget (``ChargedCalls``) and runs the ``SandboxPrelude``
+    /// (loaded from ``PreludeChunk``).
     ///
     /// - Throws: ``LuaError/Code/memory`` when the memory limit is too small to build the sandbox.
     init(
@@ -92,6 +93,7 @@ final class LuaState {
         budget.pointee.context = context
         // A throw from here on still runs `deinit`, which closes the state.
         try runSetup(HostFunctions.openLibraries)
+        try runSetup(ChargedCalls.install)  // before the prelude keeps any original
         try pushPrelude()
         try runSetup(HostFunctions.installPrelude, arguments: 1)
         try runSetup(RequestUserdata.installMetatable)

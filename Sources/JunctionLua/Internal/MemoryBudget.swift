@@ -48,9 +48,10 @@ struct MemoryBudget {
                 if context.pointee.instructionsUsed > context.pointee.evaluationLimit {
                     context.pointee.tripped = true
                 }
-                // A spent budget refuses growth: Lua then raises, and the budget's error is
-                // what the evaluation reports.
-                if context.pointee.tripped { return nil }
+                // A spent budget refuses all but small growth (Lua then raises, and the
+                // budget's error is what the evaluation reports): the error's own message
+                // still gets made, and the count hook stops the rule within an interval.
+                if context.pointee.tripped, growth > 1024 { return nil }
             }
             // Written as a difference so a huge request cannot overflow the sum.
             if growth > budget.pointee.limit - budget.pointee.inUse {

@@ -10,7 +10,7 @@ internal import CLua
 /// numbers and upvalue names stay: an error raised inside the prelude still carries the
 /// `junction/sandbox:LINE:` prefix that the message handler replaces with the rule's
 /// position, and a C original the prelude calls through an upvalue is still named, as
-/// in "bad argument #3 to 'rep'". Lua's own stripped dump (`lua_dump` with `strip`)
+/// in "bad argument #2 to 'insert'". Lua's own stripped dump (`lua_dump` with `strip`)
 /// would drop those too. Loading a binary chunk also skips parsing the text per state.
 ///
 /// Only the host loads binary chunks, and only this one (`jl_loadbinary`): bundle files

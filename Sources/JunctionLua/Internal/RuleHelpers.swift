@@ -7,20 +7,43 @@ import JunctionCore
 /// pushes its result through ``RuleValueWriter`` (which builds inside its own protected
 /// call), then returns an ``Outcome``; only the outer closure, which holds no Swift
 /// value, raises. So a `longjmp` never skips a Swift reference.
+///
+/// Their work is charged to the budget like a library function's (``ChargePolicy``): the
+/// bytes of their string arguments before it starts (the outer closure refuses to start
+/// past what is left), and what they produce once it is done.
 enum RuleHelpers {
     /// What a helper's work ended in.
     enum Outcome {
-        /// This many results are on the stack.
-        case results(Int32)
+        /// This many results are on the stack, for which `produced` units are charged.
+        case results(Int32, produced: Int)
         /// The error message is on top of the stack: raise it.
         case failure
+        /// The work done went past the budget: raise the budget error.
+        case budgetExceeded
+    }
+
+    /// Charges the bytes of the string arguments `1...count` before a helper reads them.
+    /// Returns `false` when that is more than is left: raise the budget error then.
+    @inline(__always)
+    static func prepay(_ state: OpaquePointer?, stringArguments count: Int32) -> Bool {
+        var bytes = 0
+        for index in 1...count where lua_type(state, index) == LUA_TSTRING {
+            bytes = WorkCost.sum(bytes, Int(lua_rawlen(state, index)))
+        }
+        return bytes == 0 || SandboxContext.charge(state, WorkCost.bytes(bytes))
     }
 
     /// Returns the results, or raises the error on top of the stack.
     @inline(__always)
     static func finish(_ state: OpaquePointer?, _ outcome: Outcome) -> Int32 {
         switch outcome {
-        case .results(let count): return count
+        case .results(let count, let produced):
+            guard produced == 0 || SandboxContext.charge(state, produced) else {
+                return SandboxContext.raiseBudgetExceeded(state)
+            }
+            return count
+        case .budgetExceeded:
+            return SandboxContext.raiseBudgetExceeded(state)
         case .failure:
             // "chunk:line: " of the rule that called the helper, then the message.
             luaL_where(state, 1)
@@ -33,7 +56,8 @@ enum RuleHelpers {
     /// `version.compare(a, b)`: -1, 0 or 1 as Semantic Versioning orders `a` and `b`
     /// (`"5.2.0"` < `"5.10.1"`; `"5.2"` is `"5.2.0"`).
     static let compareVersions: lua_CFunction = { state in
-        finish(state, compareVersions(state))
+        guard prepay(state, stringArguments: 2) else { return SandboxContext.raiseBudgetExceeded(state) }
+        return finish(state, compareVersions(state))
     }
 
     private static func compareVersions(_ state: OpaquePointer?) -> Outcome {
@@ -43,13 +67,14 @@ enum RuleHelpers {
         guard let left = SemanticVersion(a) else { return fail(state, "version.compare: \"\(a)\" is not a version") }
         guard let right = SemanticVersion(b) else { return fail(state, "version.compare: \"\(b)\" is not a version") }
         lua_pushinteger(state, left < right ? -1 : (right < left ? 1 : 0))
-        return .results(1)
+        return .results(1, produced: 0)
     }
 
     /// `rollout(key, id, percent)`: whether `id` is in the first `percent` percent of
     /// the rollout `key` — the same answer on every device and in the CLI.
     static let rollout: lua_CFunction = { state in
-        finish(state, rollout(state))
+        guard prepay(state, stringArguments: 2) else { return SandboxContext.raiseBudgetExceeded(state) }
+        return finish(state, rollout(state))
     }
 
     private static func rollout(_ state: OpaquePointer?) -> Outcome {
@@ -61,12 +86,13 @@ enum RuleHelpers {
         let percent = lua_tonumberx(state, 3, nil)
         guard percent.isFinite else { return fail(state, "rollout: the percentage must be a number from 0 to 100") }
         lua_pushboolean(state, Rollout.includes(key: key, id: id, percent: percent) ? 1 : 0)
-        return .results(1)
+        return .results(1, produced: 0)
     }
 
     /// `url.encode(s)`: percent-encodes every byte but `A–Z a–z 0–9 - . _ ~`.
     static let encode: lua_CFunction = { state in
-        finish(state, encode(state))
+        guard prepay(state, stringArguments: 1) else { return SandboxContext.raiseBudgetExceeded(state) }
+        return finish(state, encode(state))
     }
 
     private static func encode(_ state: OpaquePointer?) -> Outcome {
@@ -76,7 +102,8 @@ enum RuleHelpers {
 
     /// `url.decode(s [, plus_as_space])`: decodes once; invalid escapes are errors.
     static let decode: lua_CFunction = { state in
-        finish(state, decode(state))
+        guard prepay(state, stringArguments: 1) else { return SandboxContext.raiseBudgetExceeded(state) }
+        return finish(state, decode(state))
     }
 
     private static func decode(_ state: OpaquePointer?) -> Outcome {
@@ -92,7 +119,8 @@ enum RuleHelpers {
     /// with every part decoded once; `query` maps each name to its first value and
     /// `query_all` to every value. Absent parts are nil; an invalid URL is an error.
     static let parse: lua_CFunction = { state in
-        finish(state, parse(state))
+        guard prepay(state, stringArguments: 1) else { return SandboxContext.raiseBudgetExceeded(state) }
+        return finish(state, parse(state))
     }
 
     private static func parse(_ state: OpaquePointer?) -> Outcome {
@@ -139,8 +167,10 @@ enum RuleHelpers {
         do {
             value = try reader.read(at: 1)
         } catch {
+            guard chargeReading(reader, state) else { return .budgetExceeded }
             return fail(state, "url.build: \(error.message)")
         }
+        guard chargeReading(reader, state) else { return .budgetExceeded }
         guard case .table(let parts) = value else { return fail(state, "url.build: the table must have named parts") }
         var text = ""
         if case .string(let scheme)? = parts["scheme"] { text += scheme + ":" }
@@ -168,6 +198,26 @@ enum RuleHelpers {
     }
 
     // MARK: - Support
+
+    /// Charges what `reader` went through (the argument of `url.build`, whose size is
+    /// known only once read); `false` past the budget.
+    private static func chargeReading(_ reader: RuleValueReader, _ state: OpaquePointer?) -> Bool {
+        SandboxContext.charge(state, WorkCost.sum(WorkCost.elements(reader.valueCount), WorkCost.bytes(reader.stringBytes)))
+    }
+
+    /// The work of producing `value`: a unit per value, and the bytes of its strings and keys.
+    private static func producedUnits(of value: RuleValue) -> Int {
+        switch value {
+        case .string(let text): WorkCost.sum(WorkCost.elements(1), WorkCost.bytes(text.utf8.count))
+        case .bytes(let bytes): WorkCost.sum(WorkCost.elements(1), WorkCost.bytes(bytes.count))
+        case .array(let items): items.reduce(WorkCost.elements(1)) { WorkCost.sum($0, producedUnits(of: $1)) }
+        case .table(let fields):
+            fields.reduce(WorkCost.elements(1)) {
+                WorkCost.sum($0, WorkCost.sum(WorkCost.bytes($1.key.utf8.count), producedUnits(of: $1.value)))
+            }
+        default: WorkCost.elements(1)
+        }
+    }
 
     /// A scalar as the text a URL carries.
     private static func plain(_ value: RuleValue) -> String {
@@ -198,7 +248,7 @@ enum RuleHelpers {
     private static func push(_ value: RuleValue, into state: OpaquePointer?) -> Outcome {
         do {
             try RuleValueWriter.push(value, readOnly: false, into: state.unsafelyUnwrapped, name: "result", chunkName: "helper")
-            return .results(1)
+            return .results(1, produced: producedUnits(of: value))
         } catch {
             return fail(state, error.message)
         }

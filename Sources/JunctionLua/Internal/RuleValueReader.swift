@@ -26,8 +26,10 @@ struct RuleValueReader {
     private let name: String
     /// The tables being read, outermost first, to recognise a cycle.
     private var ancestors: [UnsafeRawPointer] = []
-    private var valueCount = 0
-    private var stringBytes = 0
+    /// The values and string bytes the last ``read(at:)`` went through, so far as it got:
+    /// the work a caller charges for it.
+    private(set) var valueCount = 0
+    private(set) var stringBytes = 0
 
     /// Creates a reader.
     ///

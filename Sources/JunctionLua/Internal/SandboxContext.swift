@@ -78,7 +78,12 @@ struct SandboxContext {
     /// Hold no Swift reference when calling it: a Lua error is a `longjmp`.
     static func raiseBudgetExceeded(_ state: OpaquePointer?) -> Int32 {
         SandboxContext.of(state).pointee.tripped = true
-        return jl_error_string(state, UnsafeRawPointer(budgetMessage.utf8Start).assumingMemoryBound(to: CChar.self))
+        // The position of the rule's line that called the C function, not the function's
+        // own (it has none).
+        luaL_where(state, HostFunctions.ruleLevel(state))
+        jl_pushstring(state, UnsafeRawPointer(budgetMessage.utf8Start).assumingMemoryBound(to: CChar.self))
+        lua_concat(state, 2)
+        return lua_error(state)
     }
 
     /// The count hook: charges one interval; once over budget, raises — and keeps

@@ -14,14 +14,13 @@
 /// - `string.find/match/gmatch/gsub` estimate the backtracking work of a pattern on a
 ///   subject (start positions × the longest run each repeated item can take) and refuse
 ///   above a limit: C functions cannot be interrupted by the instruction budget.
-/// - `string.rep` refuses results larger than the memory budget and returns `""` at once
-///   for empty pieces (Lua's own loop would spin `n` times copying nothing).
-/// - `table.move` refuses more than a bounded number of elements (its C loop writes
-///   nils without allocating); `table.insert/remove/concat/sort` on tables with a
-///   metatable run in Lua (so `__len`/`__index` tricks stay under the budget).
-/// - `setmetatable` refuses `__gc` and `__close`; `rawset` refuses read-only tables;
-///   `load` compiles text only, in the rule's environment; `collectgarbage` is gone and
-///   `tostring` shows no addresses: nothing tells a rule about the heap.
+/// - `table.insert/remove/concat/sort` on tables with a metatable run in Lua (so
+///   `__len`/`__index` tricks stay under the budget); on plain tables they call the C
+///   originals, which ``ChargedCalls`` charged for their work before this chunk ran, as
+///   it did `string.rep`, `table.move` and every other library function that loops in C.
+/// - `setmetatable` refuses `__gc` and weak tables (`__mode`); `rawset` refuses read-only
+///   tables; `load` compiles text only, in the rule's environment; `collectgarbage` is gone
+///   and `tostring` shows no addresses: nothing tells a rule about the heap.
 /// - `math.random`/`randomseed` are removed: a rule must decide the same way on every
 ///   device and in the CLI (use `rollout`). `warn` is removed: it writes to stderr.
 enum SandboxPrelude {
@@ -34,7 +33,7 @@ enum SandboxPrelude {
     local stopped, upvalues, is_c_function = host.stopped, host.upvalues, host.is_c_function
     local freeze_in_place, is_readonly, raw_getmetatable = host.freeze_in_place, host.is_readonly, host.raw_getmetatable
     local read_only = host.read_only
-    local PATTERN_STEPS, MOVE_ELEMENTS, MEMORY = host.pattern_steps, host.move_elements, host.memory
+    local PATTERN_STEPS = host.pattern_steps
     local OUT_OF_MEMORY = "not enough memory"  -- Lua's own message for a memory error
     local rule_position, stable_tostring = host.rule_position, host.tostring
 
@@ -43,9 +42,9 @@ enum SandboxPrelude {
     local rawset, setmetatable, pcall, xpcall, load =
           rawset, setmetatable, pcall, xpcall, load
     local string, table, math, utf8 = string, table, math, utf8
-    local find, match, gmatch, gsub, rep, ssub, sformat =
-          string.find, string.match, string.gmatch, string.gsub, string.rep, string.sub, string.format
-    local insert, remove, concat, move, sort = table.insert, table.remove, table.concat, table.move, table.sort
+    local find, match, gmatch, gsub, ssub, sformat =
+          string.find, string.match, string.gmatch, string.gsub, string.sub, string.format
+    local insert, remove, concat, sort = table.insert, table.remove, table.concat, table.sort
     local metatable_guard, check_metatable  -- see "Metatables" below
 
     -- Functions of the sandbox itself: `seal` does not walk into their upvalues. Only
@@ -174,29 +173,10 @@ enum SandboxPrelude {
       check_pattern("string.gsub", s, p, true)
       return gsub(s, p, repl, n)
     end)
-    local function length_of(v)
-      local t = type(v)
-      if t == "string" then return #v elseif t == "number" then return #tostring(v) end
-    end
-    string.rep = trust(function(s, n, sep)
-      local piece, separator = length_of(s), sep == nil and 0 or length_of(sep)
-      if piece and separator and type(n) == "number" and n >= 1 then
-        if piece + separator == 0 then return "" end
-        if n * (piece + separator) > MEMORY then
-          error("string.rep: the result would be larger than the sandbox's memory budget", 2)
-        end
-      end
-      return rep(s, n, sep)
-    end)
     string.dump = nil
 
-    -- Table functions: C loops the budget cannot interrupt stay bounded.
-    table.move = trust(function(a1, f, e, t, a2)
-      if type(f) == "number" and type(e) == "number" and e - f + 1 > MOVE_ELEMENTS then
-        error(sformat("table.move: %.0f elements is more than the sandbox allows (%d)", e - f + 1, MOVE_ELEMENTS), 2)
-      end
-      return move(a1, f, e, t, a2)
-    end)
+    -- Table functions: the C originals (charged for the elements they move) take plain
+    -- tables; a metatable's `__len`/`__index` would make their loops the rule's to size.
     local function plain(t) return type(t) == "table" and getmetatable(t) == nil end
     table.insert = trust(function(t, ...)
       if plain(t) then return insert(t, ...) end
