@@ -23,6 +23,12 @@ struct DecisionRun {
     private var uri: URI?
     /// The URL being decided now (the run stops at a URL that does not parse).
     private var currentURL: String { uri?.string ?? "" }
+    /// Bytes of texts and verdict values the trace keeps, and what it left out once that
+    /// reached ``DeciderOptions/maximumTraceBytes``.
+    private var traceBytes = 0
+    private var traceBytesLeftOut = 0
+    /// Bytes the rules' verdicts carried so far (``DeciderOptions/maximumVerdictBytes``).
+    private var verdictBytes = 0
     /// When the last step ended: each step's time is the lap since then, one clock
     /// read per step.
     private var lastTick = MonotonicClock.nanoseconds()
@@ -50,7 +56,7 @@ struct DecisionRun {
             do {
                 uri = try URI(url)
             } catch {
-                steps.append(TraceStep(.parse, detail: url, error: "\(error)", nanoseconds: lap()))
+                record(TraceStep(.parse, detail: url, error: "\(error)", nanoseconds: lap()))
                 self.uri = nil
                 return finish(.reject(Rejection(.invalidURL, reason: "the URL \"\(url)\" does not parse: \(error)", code: 400)))
             }
@@ -75,7 +81,7 @@ struct DecisionRun {
                 current = decider.routes.match(uri)
             }
             let route = current?.route  // read once: each read is a reference count
-            steps.append(TraceStep(.match, name: route?.name, detail: route?.pattern ?? "no route matches", nanoseconds: lap()))
+            record(TraceStep(.match, name: route?.name, detail: route?.pattern ?? "no route matches", nanoseconds: lap()))
             var alternatives: [RouteMatch]?
 
             while true {
@@ -106,7 +112,7 @@ struct DecisionRun {
                     current = position < all.endIndex ? all[position] : nil
                     rewrites = [:]
                     requestVersion += 1
-                    steps.append(TraceStep(
+                    record(TraceStep(
                         .match, name: current?.route.name,
                         detail: current.map { "next match after \(match.route.name): \($0.route.pattern)" }
                             ?? "no route after \(match.route.name)",
@@ -118,7 +124,7 @@ struct DecisionRun {
 
     /// The decision when the pool could not lend an engine (a new one failed to compile).
     mutating func engineFailure(_ error: LuaError) -> Decision {
-        steps.append(TraceStep(.decision, error: error.description))
+        record(TraceStep(.decision, error: error.description))
         return finish(.reject(Rejection(.ruleFailed, reason: "the rules could not run: \(error.message)", code: 500)))
     }
 
@@ -142,13 +148,13 @@ struct DecisionRun {
                     let (value, error, used) = evaluateCondition(condition, ruleRequest, session: &session)
                     instructions = used
                     if let error, error.code == .decisionBudget {
-                        steps.append(TraceStep(
+                        record(TraceStep(
                             .redirect, name: rule.name, location: rule.location, detail: "when", error: error.description,
                             nanoseconds: lap(), instructions: used))
                         return .stop(.reject(budgetSpent(by: rule.name, error)))
                     }
                     if let error = error?.description {
-                        steps.append(TraceStep(
+                        record(TraceStep(
                             .redirect, name: rule.name, location: rule.location, detail: "when", error: error,
                             nanoseconds: lap(), instructions: used))
                         if decider.bundle?.manifest.onError ?? .reject == .reject {
@@ -157,14 +163,14 @@ struct DecisionRun {
                         continue
                     }
                     guard value else {
-                        steps.append(TraceStep(
+                        record(TraceStep(
                             .redirect, name: rule.name, location: rule.location, detail: "when is false: not taken",
                             nanoseconds: lap(), instructions: used))
                         continue
                     }
                 }
                 let target = decider.redirects.target(of: rule, for: match)
-                steps.append(TraceStep(
+                record(TraceStep(
                     .redirect, name: rule.name, location: rule.location, verdict: .redirect(url: target, params: [:]),
                     nanoseconds: lap(), instructions: instructions))
                 return .redirect(target, [:])
@@ -182,7 +188,7 @@ struct DecisionRun {
     /// A URL no route matched: its scheme's dispatcher, else the fallbacks.
     private mutating func unmatched<Functions: DeclaredFunctions>(_ uri: URI, session: inout Functions) -> Conclusion {
         if let scheme = uri.scheme?.lowercased(), decider.routes.options.dispatchedSchemes.contains(scheme) {
-            steps.append(TraceStep(
+            record(TraceStep(
                 .handOver, name: scheme, detail: "no route; \(scheme) URLs go to the \(scheme) dispatcher", nanoseconds: lap()))
             return .stop(.handOver(scheme: scheme))
         }
@@ -203,12 +209,12 @@ struct DecisionRun {
         guard request.source != .internal else { return nil }
         let route = match.route
         guard !route.isExported else {
-            steps.append(TraceStep(.access, name: route.name, detail: "exported", nanoseconds: lap()))
+            record(TraceStep(.access, name: route.name, detail: "exported", nanoseconds: lap()))
             return nil
         }
         let reason = "route \"\(route.name)\" is not exported, so a request from \"\(request.source)\" may not open it"
             + " (only internal ones may); mark it exported: true in the route table to allow it"
-        steps.append(TraceStep(.access, name: route.name, detail: reason, nanoseconds: lap()))
+        record(TraceStep(.access, name: route.name, detail: reason, nanoseconds: lap()))
         return .reject(Rejection(.notExported, reason: reason, code: 403))
     }
 
@@ -264,6 +270,18 @@ struct DecisionRun {
         case .swift(let body):
             do { verdict = try body(ruleRequest, context) } catch { failure = "\(error)" }
         }
+        if let size = verdict?.payloadBytes, size > 0 {
+            verdictBytes += size
+            if verdictBytes > decider.options.maximumVerdictBytes {
+                let reason = "rule \"\(step.name)\" returned a verdict of \(size) bytes, which brings the decision's verdicts to "
+                    + "\(verdictBytes) bytes, more than the \(decider.options.maximumVerdictBytes) a decision may carry "
+                    + "(DeciderOptions.maximumVerdictBytes)"
+                record(TraceStep(
+                    step.stage, name: step.stage == .fallback ? nil : step.name, location: step.location,
+                    detail: "verdict too large", error: reason, nanoseconds: lap(), instructions: instructions))
+                return .stop(.reject(Rejection(.decisionBudget, reason: reason, code: 500, rule: step.name)))
+            }
+        }
         if case .next? = verdict, !hasRoute { verdict = .continue }
         if case .rewrite = verdict, !hasRoute {
             failure = "rewrite{} has no route's parameters to change here; return redirect(url, params) instead"
@@ -303,7 +321,7 @@ struct DecisionRun {
         case .respond(let value)?:
             conclusion = .stop(.respond(value))
         }
-        steps.append(TraceStep(
+        record(TraceStep(
             step.stage, name: step.stage == .fallback ? nil : step.name, location: step.location, verdict: verdict,
             detail: detail, error: failure, nanoseconds: lap(), instructions: instructions))
         return conclusion
@@ -387,6 +405,12 @@ struct DecisionRun {
     private mutating func finish(_ outcome: Decision.Outcome, match: RouteMatch? = nil) -> Decision {
         var params = request.params
         if !rewrites.isEmpty { params.merge(rewrites) { _, new in new } }
+        if traceBytesLeftOut > 0 {
+            steps.append(TraceStep(
+                .decision,
+                detail: "the trace keeps at most \(decider.options.maximumTraceBytes) bytes of texts and verdicts "
+                    + "(DeciderOptions.maximumTraceBytes); \(traceBytesLeftOut) bytes of later steps were left out"))
+        }
         var steps: [TraceStep] = []
         var passed: [String] = []
         var uri: URI?
@@ -399,6 +423,23 @@ struct DecisionRun {
             outcome: outcome, request: original, uri: uri, match: match,
             redirects: passed,
             carriedParams: params, trace: DecisionTrace(bundle: decider.bundleLabel, steps: steps))
+    }
+
+    /// Adds a step to the trace, within ``DeciderOptions/maximumTraceBytes``: past it, the
+    /// step keeps its stage, rule and location but not its verdict or long texts.
+    private mutating func record(_ step: TraceStep) {
+        let size = step.keptBytes
+        guard traceBytes + size > decider.options.maximumTraceBytes else {
+            traceBytes += size
+            steps.append(step)
+            return
+        }
+        var kept = step
+        kept.verdict = nil
+        kept.detail = String(decoding: step.detail.utf8.prefix(80), as: UTF8.self)
+        kept.error = step.error.map { String(decoding: $0.utf8.prefix(80), as: UTF8.self) }
+        traceBytesLeftOut += size - kept.keptBytes
+        steps.append(kept)
     }
 
     /// Nanoseconds since the previous lap (or the start).

@@ -136,6 +136,12 @@ public struct RuleRequest: Sendable {
     /// - Parameter name: The parameter's name.
     /// - Returns: Its value, or `nil`.
     public func param(_ name: String) -> RuleValue? {
+        param(name) { uri.queryItems(plusAsSpace: plusAsSpace).first($0) }
+    }
+
+    /// One parameter, reading the query through `firstQueryValue` — for callers that
+    /// read many parameters of one request and parse its query once (``firstQueryValues``).
+    package func param(_ name: String, firstQueryValue: (String) -> String?) -> RuleValue? {
         if !storage.fields.rewrites.isEmpty, let value = storage.fields.rewrites[name] { return value }
         if !storage.fields.request.params.isEmpty, let value = storage.fields.request.params[name] { return value }
         let declaration = route?.parameters.first { $0.name == name }
@@ -143,11 +149,24 @@ public struct RuleRequest: Sendable {
             return declaration.flatMap { $0.type.convert(text).map(RuleValue.init) } ?? .string(text)
         }
         guard let declaration else { return nil }
-        if let text = uri.queryItems(plusAsSpace: plusAsSpace).first(name) {
+        if let text = firstQueryValue(name) {
             return declaration.type.convert(text).map(RuleValue.init) ?? .string(text)
         }
         return declaration.defaultValue.map(RuleValue.init)
     }
+
+    /// Each query name's first value, decoded: the query parsed once, for callers that
+    /// look many names up.
+    package var firstQueryValues: [String: String] {
+        var values: [String: String] = [:]
+        for item in uri.queryItems(plusAsSpace: plusAsSpace) where values[item.name] == nil {
+            values[item.name] = item.value
+        }
+        return values
+    }
+
+    /// The length of the query as written, in bytes: what parsing it costs.
+    package var queryLength: Int { uri.percentEncodedQuery?.utf8.count ?? 0 }
 
     /// The route as rules read `req.route`: name, pattern, target, groups, exported.
     public var routeFields: [String: RuleValue]? {

@@ -1,3 +1,4 @@
+import JunctionCore
 import Logging
 
 extension LuaState {
@@ -16,6 +17,7 @@ extension LuaState {
     /// it dropped, if any.
     func endDecision() {
         context.pointee.decisionLeft = .max
+        parsedQuery = nil
         reportDroppedOutput()
     }
 
@@ -29,5 +31,16 @@ extension LuaState {
     func emit(_ line: String, level: Logger.Level?) {
         guard let admitted = output.admit(line) else { return }
         if let level { logHandler(level, admitted) } else { printHandler(admitted) }
+    }
+
+    /// Each name's first value in `request`'s query, parsed once for `generation` (the
+    /// request's) and kept until the request changes; parsing is charged to the budget
+    /// (a byte an instruction). `nil` when the budget cannot pay for it.
+    func queryValues(of request: RuleRequest, generation: Int) -> [String: String]? {
+        if let parsed = parsedQuery, parsed.generation == generation { return parsed.values }
+        guard SandboxContext.charge(handle, request.queryLength) else { return nil }
+        let values = request.firstQueryValues
+        parsedQuery = (generation, values)
+        return values
     }
 }

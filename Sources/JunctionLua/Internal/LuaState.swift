@@ -51,6 +51,10 @@ final class LuaState {
     @exclusivity(unchecked) var sourceNames: [RequestSource] = []
     /// The source of the request `req.source` was last built for.
     @exclusivity(unchecked) var builtSource: RequestSource?
+    /// The current request's query, parsed once: each name's first value, for
+    /// `req.query.NAME` and declared parameters read from the query, with the generation
+    /// it was parsed for. Reading a name of an 8,000-item query must not parse it again.
+    @exclusivity(unchecked) var parsedQuery: (generation: Int, values: [String: String])?
     /// Registry reference to the state's one `req` userdata, once made.
     var requestReference: Int32 = LUA_NOREF
     /// The context snapshot last converted for `ctx`, and its registry reference.

@@ -113,6 +113,8 @@ enum RequestUserdata {
         case encoded(UnsafeRawPointer)
         case view(RequestView)
         case failure(UnsafeRawPointer, Int)
+        /// The budget cannot pay for what the read needs (parsing the query).
+        case overBudget
     }
 
     /// `view.KEY`.
@@ -209,6 +211,8 @@ enum RequestUserdata {
         case .failure(let bytes, let count):
             _ = lua_pushlstring(state, bytes.assumingMemoryBound(to: CChar.self), count)
             _ = lua_error(state)
+        case .overBudget:
+            _ = SandboxContext.raiseBudgetExceeded(state)
         default:
             return
         }
@@ -217,7 +221,7 @@ enum RequestUserdata {
     /// Pushes what `prepare` concluded (not `stale` or `failure`). May raise.
     private static func push(_ prepared: Prepared, state: OpaquePointer?, generation: Int) {
         switch prepared {
-        case .nilValue, .stale, .failure: lua_pushnil(state)
+        case .nilValue, .stale, .failure, .overBudget: lua_pushnil(state)
         case .boolean(let flag): lua_pushboolean(state, flag ? 1 : 0)
         case .integer(let number): lua_pushinteger(state, number)
         case .number(let number): lua_pushnumber(state, number)
@@ -259,7 +263,28 @@ enum RequestUserdata {
             }
         } else {
             name = key.map { String(decoding: $0, as: UTF8.self) }
-            value = Self.wholeOrKey(of: view, in: request, key: name)
+            // The query is parsed once per request when a name is read, and the parse is
+            // charged; a whole map (`pairs`) is built anew and charged each time.
+            switch (view, name) {
+            case (.query, let name?):
+                guard let values = owner.queryValues(of: request, generation: generation) else { return .overBudget }
+                value = values[name].map(RuleValue.string)
+            case (.params, let name?):
+                var overBudget = false
+                value = request.param(name) { key in
+                    guard let values = owner.queryValues(of: request, generation: generation) else {
+                        overBudget = true
+                        return nil
+                    }
+                    return values[key]
+                }
+                if overBudget { return .overBudget }
+            case (.query, nil), (.params, nil):
+                guard SandboxContext.charge(handle, request.queryLength) else { return .overBudget }
+                value = Self.wholeOrKey(of: view, in: request, key: nil)
+            default:
+                value = Self.wholeOrKey(of: view, in: request, key: name)
+            }
         }
         guard let value else { return .nilValue }
         switch value {
