@@ -177,7 +177,8 @@ enum SandboxPrelude {
 
     -- Table functions: the C originals (charged for the elements they move) take plain
     -- tables; a metatable's `__len`/`__index` would make their loops the rule's to size.
-    local function plain(t) return type(t) == "table" and getmetatable(t) == nil end
+    -- Not a table at all: the C original says so, with its own message.
+    local function plain(t) return type(t) ~= "table" or getmetatable(t) == nil end
     table.insert = trust(function(t, ...)
       if plain(t) then return insert(t, ...) end
       local count = select("#", ...)

@@ -90,7 +90,8 @@ enum WorkCost {
 
     /// Reads the arguments on the stack as the original will and measures the call.
     /// May raise the original's argument errors; leaves the stack as it found it, but for
-    /// `table.unpack`, whose default end it fills in (so `__len` runs once, not twice).
+    /// `table.unpack`, whose default end it fills in (so `__len` runs once, not twice), and
+    /// `string.format`, whose `%s` arguments shown by address it replaces by their text.
     /// Inlined into each model's own charged function (``ChargedCalls``), where `self` is
     /// a constant and only its case remains.
     @inline(__always)
@@ -127,6 +128,7 @@ enum WorkCost {
 
         case .format:
             let format = Self.checkedLength(state, 1)
+            Self.makeFormatDeterministic(state)
             let units = Self.sum(Self.bytes(format), Self.bytes(Self.stringArgumentBytes(state, from: 2)))
             return Estimate(units: units, afterwards: .resultBytes(beyond: 0))
 
@@ -324,6 +326,45 @@ enum WorkCost {
             arg += 1
         }
         return total
+    }
+
+    /// Makes `string.format`'s result the same on every device and in every run: refuses
+    /// `%p` (an address), and replaces each `%s` argument that `tostring` would show by
+    /// its address (a table, function or userdata without `__tostring`) with the text the
+    /// sandbox's `tostring` shows. Reads the format at argument 1, a string by now; may
+    /// raise (the `%p` error, a `__tostring` that fails).
+    private static func makeFormatDeterministic(_ state: OpaquePointer?) {
+        var length = 0
+        let format = UnsafeRawPointer(lua_tolstring(state, 1, &length).unsafelyUnwrapped).assumingMemoryBound(to: UInt8.self)
+        let top = lua_gettop(state)
+        var argument: Int32 = 1
+        var index = 0
+        while index < length {
+            defer { index += 1 }
+            guard format[index] == UInt8(ascii: "%") else { continue }
+            index += 1
+            guard index < length, format[index] != UInt8(ascii: "%") else { continue }
+            // Flags, width and precision; Lua's own `format` checks them afterwards.
+            while index < length, "-+ #0123456789.".utf8.contains(format[index]) { index += 1 }
+            guard index < length else { return }
+            argument += 1
+            switch format[index] {
+            case UInt8(ascii: "p"):
+                _ = jl_error_string(
+                    state, HostFunctions.cString(
+                        "string.format: '%p' shows an address, which differs between devices and runs; rules may not use it"))
+            case UInt8(ascii: "s") where argument <= top:
+                switch lua_type(state, argument) {
+                case LUA_TTABLE, LUA_TFUNCTION, LUA_TUSERDATA, LUA_TLIGHTUSERDATA, LUA_TTHREAD:
+                    HostFunctions.pushStableText(state, argument)
+                    jl_replace(state, argument)
+                default:
+                    break
+                }
+            default:
+                break
+            }
+        }
     }
 
     /// The border of the table at `index` when it has no metatable, `nil` otherwise.
