@@ -12,10 +12,6 @@ public struct SandboxLimits: Sendable, Hashable {
     /// How often, in instructions, the budget is checked; the budget is enforced to
     /// within this many instructions and usage is reported in these units. 1,000 by default.
     public var instructionInterval: Int
-    /// The estimated backtracking steps above which `string.find/match/gmatch/gsub`
-    /// refuse a pattern on a subject (these C functions cannot be interrupted).
-    /// 10,000,000 by default — tens of milliseconds at worst.
-    public var patternSteps: Int
     /// The most elements one `table.move` may copy (its C loop cannot be interrupted).
     /// 1,048,576 by default.
     public var moveElements: Int
@@ -25,18 +21,16 @@ public struct SandboxLimits: Sendable, Hashable {
     ///   - memoryBytes: Heap cap per state.
     ///   - instructions: Instruction budget per evaluation.
     ///   - instructionInterval: Granularity of the instruction budget.
-    ///   - patternSteps: Estimated-step cap for pattern functions.
     ///   - moveElements: Element cap for `table.move`.
     public init(
         memoryBytes: Int = 8 << 20, instructions: Int = 1_000_000, instructionInterval: Int = 1_000,
-        patternSteps: Int = 10_000_000, moveElements: Int = 1 << 20
+        moveElements: Int = 1 << 20
     ) {
         precondition(memoryBytes > 0 && instructions > 0 && instructionInterval > 0, "limits must be positive")
-        precondition(patternSteps > 0 && moveElements > 0, "limits must be positive")
+        precondition(moveElements > 0, "limits must be positive")
         self.memoryBytes = memoryBytes
         self.instructions = instructions
         self.instructionInterval = min(instructionInterval, instructions, Int(Int32.max))
-        self.patternSteps = patternSteps
         self.moveElements = moveElements
     }
 }

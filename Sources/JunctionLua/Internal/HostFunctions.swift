@@ -28,7 +28,7 @@ enum HostFunctions {
     static let installPrelude: lua_CFunction = { state in
         let context = SandboxContext.of(state)
         lua_settop(state, 1)
-        lua_createtable(state, 0, 19)
+        lua_createtable(state, 0, 22)
         setField(state, "tripped", tripped)
         setField(state, "upvalues", upvalues)
         setField(state, "is_c_function", isCFunction)
@@ -46,7 +46,10 @@ enum HostFunctions {
         setField(state, "url_decode", RuleHelpers.decode)
         setField(state, "url_parse", RuleHelpers.parse)
         setField(state, "url_build", RuleHelpers.build)
-        setField(state, "pattern_steps", context.pointee.limits.patternSteps)
+        setField(state, "pattern_find", PatternFunctions.find)
+        setField(state, "pattern_match", PatternFunctions.match)
+        setField(state, "pattern_gmatch", PatternFunctions.gmatch)
+        setField(state, "pattern_gsub", PatternFunctions.gsub)
         setField(state, "move_elements", context.pointee.limits.moveElements)
         setField(state, "memory", context.pointee.limits.memoryBytes)
         jl_call(state, 1, 2)  // prelude(host) → env, seal
