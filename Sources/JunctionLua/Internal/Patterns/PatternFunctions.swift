@@ -40,7 +40,7 @@ enum PatternFunctions {
             allowance: SandboxContext.unitsLeft(state))
         if find, lua_toboolean(state, 4) != 0 || matcher.hasNoSpecials() {
             let found = matcher.findPlain(from: start)
-            guard settle(state, &matcher) else { return raise(state, .budget) }
+            guard settle(state, &matcher), matcher.stop == nil else { return raise(state, .budget) }
             guard let found else {
                 lua_pushnil(state)
                 return 1
