@@ -5,6 +5,9 @@ public struct SandboxLimits: Sendable, Hashable {
     /// evaluation's garbage. 8 MiB by default.
     public var memoryBytes: Int
     /// The most Lua VM instructions one evaluation (or the loading of a bundle) may run.
+    /// The pattern functions (`string.find/match/gmatch/gsub`), whose matching runs
+    /// outside the VM, count each step of it (a character tested, a backtrack, a byte
+    /// compared) and each byte they copy as an instruction.
     /// 1,000,000 by default — a small rule takes well under 1,000. `Int.max` switches the
     /// budget off (no count hook) — for measuring its cost only, never for rules you did
     /// not write: without it a loop runs forever.

@@ -181,6 +181,23 @@ import Testing
         #expect(try engine.evaluate("scan", arguments: [10]).value == .nil)
     }
 
+    /// Regression: the prelude's estimate kept the shape of every pattern it saw in a
+    /// cache, so a pattern made from one request's data stayed in the state for later
+    /// evaluations (and grew the heap). The matcher keeps nothing.
+    @Test func keepsNothingOfThePatternsItMatched() throws {
+        let engine = try RuleEngine(sources: [RuleSource(name: "tokens.lua", text: """
+            function probe(token) return (string.find("user=" .. token, token .. "+")) end
+            """)])
+        _ = try engine.evaluate("probe", arguments: ["warm-up"])
+        engine.collectGarbage()
+        let before = engine.memoryInUse
+        for index in 0..<200 {
+            #expect(try engine.evaluate("probe", arguments: [.string("token\(index)")]).value == 6)
+        }
+        engine.collectGarbage()
+        #expect(engine.memoryInUse <= before + 1_024)
+    }
+
     @Test(arguments: [
         ("local words = string.gmatch('a b', '%a+')\nfunction rule() return words() end", "rule (upvalue 1)"),
         ("words = string.gmatch('a b', '%a+')\nfunction rule() return nil end", "words"),
