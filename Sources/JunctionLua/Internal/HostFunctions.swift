@@ -28,7 +28,7 @@ enum HostFunctions {
     static let installPrelude: lua_CFunction = { state in
         let context = SandboxContext.of(state)
         lua_settop(state, 1)
-        lua_createtable(state, 0, 22)
+        lua_createtable(state, 0, 23)
         setField(state, "tripped", tripped)
         setField(state, "upvalues", upvalues)
         setField(state, "is_c_function", isCFunction)
