@@ -67,7 +67,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JunctionLuaTests",
-            dependencies: ["JunctionLua", "JunctionCore"],
+            dependencies: ["JunctionLua", "JunctionCore", "CLua"],
             swiftSettings: strictSettings
         ),
         .testTarget(

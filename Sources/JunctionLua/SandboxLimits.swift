@@ -4,19 +4,18 @@ public struct SandboxLimits: Sendable, Hashable {
     /// The most bytes a state's Lua heap may hold: compiled rules, their data and each
     /// evaluation's garbage. 8 MiB by default.
     public var memoryBytes: Int
-    /// The most Lua VM instructions one evaluation (or the loading of a bundle) may run;
-    /// the work library and helper functions do outside the VM counts too, one instruction
-    /// per byte they read or produce and per element they move. 1,000,000 by default — a small rule takes well under 1,000. `Int.max` switches the
+    /// The most work one evaluation (or the loading of one file of a bundle) may do, in
+    /// instructions: Lua VM instructions, and the work done outside the VM counts too — one
+    /// instruction per byte library and helper functions read or produce and per element
+    /// they move, per step of the pattern functions (a character tested, a backtrack, a
+    /// byte compared), and per byte the heap grows by.
+    /// 1,000,000 by default — a small rule takes well under 1,000. `Int.max` switches the
     /// budget off (no count hook) — for measuring its cost only, never for rules you did
     /// not write: without it a loop runs forever.
     public var instructions: Int
     /// How often, in instructions, the budget is checked; the budget is enforced to
     /// within this many instructions and usage is reported in these units. 1,000 by default.
     public var instructionInterval: Int
-    /// The estimated backtracking steps above which `string.find/match/gmatch/gsub`
-    /// refuse a pattern on a subject (these C functions cannot be interrupted).
-    /// 10,000,000 by default — tens of milliseconds at worst.
-    public var patternSteps: Int
     /// The most work one decision may do across every rule it runs — interceptors, group
     /// policies, fallbacks, redirect conditions, on every hop and after every `next()` —
     /// in the units of ``instructions``: VM instructions, plus the work library and
@@ -38,22 +37,19 @@ public struct SandboxLimits: Sendable, Hashable {
     ///   - memoryBytes: Heap cap per state.
     ///   - instructions: Instruction budget per evaluation.
     ///   - instructionInterval: Granularity of the instruction budget.
-    ///   - patternSteps: Estimated-step cap for pattern functions.
     ///   - decisionInstructions: Work budget per decision, across its rules.
     ///   - logBytes: Bytes of rule output per decision.
     ///   - logLines: Lines of rule output per decision.
     public init(
         memoryBytes: Int = 8 << 20, instructions: Int = 1_000_000, instructionInterval: Int = 1_000,
-        patternSteps: Int = 10_000_000, decisionInstructions: Int = 4_000_000,
+        decisionInstructions: Int = 4_000_000,
         logBytes: Int = 16_384, logLines: Int = 100
     ) {
         precondition(memoryBytes > 0 && instructions > 0 && instructionInterval > 0, "limits must be positive")
-        precondition(patternSteps > 0, "limits must be positive")
         precondition(decisionInstructions > 0 && logBytes >= 0 && logLines >= 0, "limits must be positive")
         self.memoryBytes = memoryBytes
         self.instructions = instructions
         self.instructionInterval = min(instructionInterval, instructions, Int(Int32.max))
-        self.patternSteps = patternSteps
         self.decisionInstructions = decisionInstructions
         self.logBytes = logBytes
         self.logLines = logLines

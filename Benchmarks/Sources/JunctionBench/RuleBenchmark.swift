@@ -5,7 +5,8 @@ import JunctionLua
 /// (`rule.eval.lua`) and off (`rule.eval.lua_unguarded`), against the same logic as a
 /// Swift closure (`rule.eval.swift`); a loop-heavy rule over the request and a tight
 /// arithmetic loop, each with and without budgets (`rule.loop.*`, `rule.tightloop.*`),
-/// for the budgets' cost; and building the
+/// for the budgets' cost; the pattern functions on the request's URL (`rule.patterns.*`),
+/// whose work is metered outside the VM; and building the
 /// request once (`rule.request.build`), which a router does once per request, not per rule.
 ///
 /// An evaluation is a call on the prepared request that gets the verdict back out as a
@@ -50,6 +51,17 @@ struct RuleBenchmark: BenchmarkGroup {
           for i = 1, #path do h = (h * 31 + path:byte(i)) % 1000003 end
           for i = 1, 300 do h = (h * 17 + i) % 1000003 end
           return h
+        end
+
+        function patterns(req)
+          local url = req.url
+          local scheme, host = url:match("^(%a[%w+.-]*)://([^/?#]*)")
+          local template = string.gsub(req.path, "%d+", ":id")
+          local count = 0
+          for name, value in string.gmatch(url, "[?&]([^=&#]+)=([^&#]*)") do count = count + #name + #value end
+          local slash = string.find(url, "/", #scheme + 4, true)
+          local tab = string.find(url, "tab=posts") and 1 or 0
+          return #host + #template + count + slash + tab
         end
         """
 
@@ -118,6 +130,8 @@ struct RuleBenchmark: BenchmarkGroup {
         add("loop.lua_unguarded") { iterations in Self.evaluate(unguarded, "scan", request, iterations) }
         add("tightloop.lua") { iterations in Self.evaluate(guarded, "checksum", request, iterations) }
         add("tightloop.lua_unguarded") { iterations in Self.evaluate(unguarded, "checksum", request, iterations) }
+        add("patterns.lua") { iterations in Self.evaluate(guarded, "patterns", request, iterations) }
+        add("patterns.lua_unguarded") { iterations in Self.evaluate(unguarded, "patterns", request, iterations) }
         add("request.build") { iterations in
             var sink = 0
             for _ in 0..<iterations {

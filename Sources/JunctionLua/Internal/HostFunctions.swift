@@ -28,7 +28,7 @@ enum HostFunctions {
     static let installPrelude: lua_CFunction = { state in
         let context = SandboxContext.of(state)
         lua_settop(state, 1)
-        lua_createtable(state, 0, 21)
+        lua_createtable(state, 0, 25)
         setField(state, "stopped", stopped)
         setField(state, "upvalues", upvalues)
         setField(state, "is_c_function", isCFunction)
@@ -48,7 +48,10 @@ enum HostFunctions {
         setField(state, "url_decode", RuleHelpers.decode)
         setField(state, "url_parse", RuleHelpers.parse)
         setField(state, "url_build", RuleHelpers.build)
-        setField(state, "pattern_steps", context.pointee.limits.patternSteps)
+        setField(state, "pattern_find", PatternFunctions.find)
+        setField(state, "pattern_match", PatternFunctions.match)
+        setField(state, "pattern_gmatch", PatternFunctions.gmatch)
+        setField(state, "pattern_gsub", PatternFunctions.gsub)
         jl_call(state, 1, 2)  // prelude(host) → env, seal
         context.pointee.seal = luaL_ref(state, jl_registryindex())
         context.pointee.environment = luaL_ref(state, jl_registryindex())

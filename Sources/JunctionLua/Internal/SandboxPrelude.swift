@@ -11,9 +11,8 @@
 /// Guards, and why each exists:
 /// - `pcall`/`xpcall` re-raise once the instruction budget is tripped, so
 ///   `while true do pcall(function() while true do end end) end` ends.
-/// - `string.find/match/gmatch/gsub` estimate the backtracking work of a pattern on a
-///   subject (start positions × the longest run each repeated item can take) and refuse
-///   above a limit: C functions cannot be interrupted by the instruction budget.
+/// - `string.find/match/gmatch/gsub` are the host's (``PatternFunctions``), whose every
+///   step is charged to the instruction budget: Lua's C matcher cannot be interrupted.
 /// - `table.insert/remove/concat/sort` on tables with a metatable run in Lua (so
 ///   `__len`/`__index` tricks stay under the budget); on plain tables they call the C
 ///   originals, which ``ChargedCalls`` charged for their work before this chunk ran, as
@@ -33,7 +32,6 @@ enum SandboxPrelude {
     local stopped, upvalues, is_c_function = host.stopped, host.upvalues, host.is_c_function
     local freeze_in_place, is_readonly, raw_getmetatable = host.freeze_in_place, host.is_readonly, host.raw_getmetatable
     local read_only = host.read_only
-    local PATTERN_STEPS = host.pattern_steps
     local OUT_OF_MEMORY = "not enough memory"  -- Lua's own message for a memory error
     local rule_position, stable_tostring = host.rule_position, host.tostring
 
@@ -42,8 +40,7 @@ enum SandboxPrelude {
     local rawset, setmetatable, pcall, xpcall, load =
           rawset, setmetatable, pcall, xpcall, load
     local string, table, math, utf8 = string, table, math, utf8
-    local find, match, gmatch, gsub, ssub, sformat =
-          string.find, string.match, string.gmatch, string.gsub, string.sub, string.format
+    local ssub, sformat = string.sub, string.format
     local insert, remove, concat, sort = table.insert, table.remove, table.concat, table.sort
     local metatable_guard, check_metatable  -- see "Metatables" below
 
@@ -76,103 +73,10 @@ enum SandboxPrelude {
       return checked(xpcall(f, guarded, ...))
     end)
 
-    -- Pattern functions: refuse work the budget could not interrupt.
-    local shapes, shape_count = {}, 0
-    local function set_end(p, i, n)  -- i at "["; returns the index of the closing "]"
-      local k = i + 1
-      if ssub(p, k, k) == "^" then k = k + 1 end
-      repeat
-        if k > n then return n end
-        local c = ssub(p, k, k)
-        k = k + 1
-        if c == "%" then k = k + 1 end
-      until ssub(p, k, k) == "]"
-      return k
-    end
-    -- The repeated items of a pattern: class text, or true for %b (may span the subject).
-    local function shape(p)
-      local found = shapes[p]
-      if found then return found end
-      local items, n, i = {}, #p, 1
-      if ssub(p, 1, 1) == "^" then i = 2 end
-      while i <= n do
-        local c = ssub(p, i, i)
-        local class, j
-        if c == "%" then
-          local d = ssub(p, i + 1, i + 1)
-          if d == "b" then
-            items[#items + 1] = true
-            i = i + 4
-          elseif d == "f" then
-            i = set_end(p, i + 2, n) + 1
-          else
-            class, j = ssub(p, i, i + 1), i + 2
-          end
-        elseif c == "[" then
-          j = set_end(p, i, n) + 1
-          class = ssub(p, i, j - 1)
-        elseif c == "(" or c == ")" then
-          i = i + 1
-        else
-          class, j = c, i + 1
-        end
-        if class then
-          local q = ssub(p, j, j)
-          if q == "*" or q == "+" or q == "-" then
-            items[#items + 1] = class
-            i = j + 1
-          elseif q == "?" then
-            i = j + 1
-          else
-            i = j
-          end
-        end
-      end
-      found = { anchored = ssub(p, 1, 1) == "^", items = items }
-      if shape_count >= 256 then shapes, shape_count = {}, 0 end
-      shapes[p], shape_count = found, shape_count + 1
-      return found
-    end
-    local function longest_run(s, class)
-      local best = 0
-      for run in gmatch(s, class .. "+") do
-        if #run > best then best = #run end
-      end
-      return best
-    end
-    local function check_pattern(name, s, p, can_anchor)
-      if type(s) ~= "string" or type(p) ~= "string" then return end  -- the original reports it
-      local sh = shape(p)
-      local count = #sh.items
-      if count == 0 then return end
-      local n = #s
-      local steps = (can_anchor and sh.anchored) and 1 or n + 1
-      if steps * (n + 1) ^ count <= PATTERN_STEPS then return end  -- cheap upper bound
-      for k = 1, count do
-        local item = sh.items[k]
-        steps = steps * ((item == true and n or longest_run(s, item)) + 1)
-        if steps > PATTERN_STEPS then
-          error(sformat("%s: pattern %q could take about %.0f steps on this %d-byte subject (the limit is %d); "
-            .. "anchor it, repeat fewer items, or shorten the subject", name, p, steps, n, PATTERN_STEPS), 3)
-        end
-      end
-    end
-    string.find = trust(function(s, p, init, plain)
-      if not plain then check_pattern("string.find", s, p, true) end
-      return find(s, p, init, plain)
-    end)
-    string.match = trust(function(s, p, init)
-      check_pattern("string.match", s, p, true)
-      return match(s, p, init)
-    end)
-    string.gmatch = trust(function(s, p, init)
-      check_pattern("string.gmatch", s, p, false)
-      return gmatch(s, p, init)
-    end)
-    string.gsub = trust(function(s, p, repl, n)
-      check_pattern("string.gsub", s, p, true)
-      return gsub(s, p, repl, n)
-    end)
+    -- Pattern functions: the host's matcher, whose every step is charged to the budget
+    -- (Lua's C matcher cannot be interrupted).
+    string.find, string.match = trust(host.pattern_find), trust(host.pattern_match)
+    string.gmatch, string.gsub = trust(host.pattern_gmatch), trust(host.pattern_gsub)
     string.dump = nil
 
     -- Table functions: the C originals (charged for the elements they move) take plain
