@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(name: "Junction", path: ".."),
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // The system Lua 5.4 again, for the plain-Lua peer of `decide.*` (a state of its
@@ -25,6 +26,7 @@ let package = Package(
                 .product(name: "JunctionCore", package: "Junction"),
                 .product(name: "JunctionLua", package: "Junction"),
                 .product(name: "RoutingKit", package: "routing-kit"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [
                 .swiftLanguageMode(.v6),

@@ -11,6 +11,7 @@ extension LuaError {
             case conversion
             case instructionBudget
             case decisionBudget
+            case timeLimit
             case sharedState
         }
 
@@ -43,6 +44,15 @@ extension LuaError {
         /// decision is over, whatever the rule's `on_error` says.
         public static let decisionBudget = Code(.decisionBudget)
 
+        /// The decision (or the evaluation, or the loading of a file) ran longer than
+        /// ``SandboxLimits/decisionTime``, the backstop for work the instruction count does
+        /// not see: the decision is over, whatever the rule's `on_error` says.
+        public static let timeLimit = Code(.timeLimit)
+
+        /// Whether an error of this kind ends the decision it happened in, whatever the
+        /// rule's `on_error` says: the decision's budget or its time is spent.
+        public var endsDecision: Bool { kind == .decisionBudget || kind == .timeLimit }
+
         /// The bundle keeps state its evaluations could change — a table with a metatable
         /// or a function assigning to a variable outside it — so it cannot be sealed.
         public static let sharedState = Code(.sharedState)
@@ -57,6 +67,7 @@ extension LuaError {
             case .conversion: "conversion"
             case .instructionBudget: "instructionBudget"
             case .decisionBudget: "decisionBudget"
+            case .timeLimit: "timeLimit"
             case .sharedState: "sharedState"
             }
         }

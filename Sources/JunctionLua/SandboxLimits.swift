@@ -22,8 +22,17 @@ public struct SandboxLimits: Sendable, Hashable {
     /// helper functions charge (a byte read or produced, an element moved, a pattern
     /// step), plus one ``instructionInterval`` per rule call. A rule that crosses it
     /// ends the decision: it is rejected whatever the rule's `on_error` says, naming the
-    /// rule. Also bounds one ``RuleEngine/withArguments(_:_:)`` call. 4,000,000 by default.
+    /// rule. Also bounds one ``RuleEngine/withArguments(_:_:)`` call. 2,000,000 by default.
     public var decisionInstructions: Int
+    /// The longest one decision (or one evaluation outside a decision, or the loading of one
+    /// file) may run: a backstop for work the instruction count cannot see, such as one
+    /// instruction comparing two long strings or copying a long list of arguments. The
+    /// clock starts at the first count interval and is read once an interval; once an
+    /// interval is slow, the count is checked ten instructions at a time. Unlike the
+    /// instruction budgets it depends on the device's speed, so ordinary rules — which
+    /// take microseconds — never come near it; crossing it ends the decision, rejected
+    /// whatever the rule's `on_error` says. 50 ms by default.
+    public var decisionTime: Duration
     /// The most bytes of `print` and `log.*` output one decision (or one
     /// ``RuleEngine/withArguments(_:_:)`` call) may hand the logger; the rest is dropped
     /// and one line says how much. 16,384 by default.
@@ -40,18 +49,21 @@ public struct SandboxLimits: Sendable, Hashable {
     ///   - decisionInstructions: Work budget per decision, across its rules.
     ///   - logBytes: Bytes of rule output per decision.
     ///   - logLines: Lines of rule output per decision.
+    ///   - decisionTime: Time per decision, a backstop.
     public init(
         memoryBytes: Int = 8 << 20, instructions: Int = 1_000_000, instructionInterval: Int = 1_000,
-        decisionInstructions: Int = 4_000_000,
-        logBytes: Int = 16_384, logLines: Int = 100
+        decisionInstructions: Int = 2_000_000,
+        logBytes: Int = 16_384, logLines: Int = 100, decisionTime: Duration = .milliseconds(50)
     ) {
         precondition(memoryBytes > 0 && instructions > 0 && instructionInterval > 0, "limits must be positive")
         precondition(decisionInstructions > 0 && logBytes >= 0 && logLines >= 0, "limits must be positive")
+        precondition(decisionTime > .zero, "limits must be positive")
         self.memoryBytes = memoryBytes
         self.instructions = instructions
         self.instructionInterval = min(instructionInterval, instructions, Int(Int32.max))
         self.decisionInstructions = decisionInstructions
         self.logBytes = logBytes
         self.logLines = logLines
+        self.decisionTime = decisionTime
     }
 }

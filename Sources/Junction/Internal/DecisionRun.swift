@@ -147,7 +147,7 @@ struct DecisionRun {
                         uri: uri, request: request, pathParameters: match.parameters, plusAsSpace: decider.routes.options.plusAsSpace)
                     let (value, error, used) = evaluateCondition(condition, ruleRequest, session: &session)
                     instructions = used
-                    if let error, error.code == .decisionBudget {
+                    if let error, error.code.endsDecision {
                         record(TraceStep(
                             .redirect, name: rule.name, location: rule.location, detail: "when", error: error.description,
                             nanoseconds: lap(), instructions: used))
@@ -265,7 +265,7 @@ struct DecisionRun {
             } catch {
                 failure = error.description
                 if error.code == .instructionBudget { instructions = decider.engines?.limits.instructions ?? 0 }
-                if error.code == .decisionBudget { spent = error }
+                if error.code.endsDecision { spent = error }
             }
         case .swift(let body):
             do { verdict = try body(ruleRequest, context) } catch { failure = "\(error)" }

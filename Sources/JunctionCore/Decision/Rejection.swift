@@ -19,7 +19,9 @@ public struct Rejection: Sendable, Hashable, CustomStringConvertible {
         /// A redirect's target template could not be filled in.
         case invalidRedirect = "invalid_redirect"
         /// The rules of one decision, together, did more work than the decision may
-        /// (`SandboxLimits.decisionInstructions`); `rule` is the one that crossed the limit.
+        /// (`SandboxLimits.decisionInstructions`), ran longer than it may
+        /// (`SandboxLimits.decisionTime`), or returned larger verdicts than it may carry
+        /// (`DeciderOptions.maximumVerdictBytes`); `rule` is the one that crossed the limit.
         /// The decision ends whatever that rule's `on_error` says.
         case decisionBudget = "decision_budget"
     }

@@ -43,7 +43,7 @@ extension LuaState {
     /// Runs `call` for ``budgeted(_:)`` with ``LineRecorder/hook`` in place of the count
     /// hook: it charges the same budget at the same interval, and records lines.
     func callRecordingLines(_ call: () -> Int32, budgeted: Bool) -> Int32 {
-        let interval = context.pointee.tripped ? 1 : Int32(context.pointee.limits.instructionInterval)
+        let interval = context.pointee.tripped ? 1 : context.pointee.countInterval
         lua_sethook(handle, LineRecorder.hook, budgeted ? LUA_MASKCOUNT | LUA_MASKLINE : LUA_MASKLINE, budgeted ? interval : 0)
         let status = call()
         lua_sethook(handle, nil, 0, 0)

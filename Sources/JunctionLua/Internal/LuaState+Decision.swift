@@ -9,6 +9,7 @@ extension LuaState {
     func beginDecision() -> Bool {
         guard context.pointee.decisionLeft == .max else { return false }
         context.pointee.decisionLeft = context.pointee.limits.decisionInstructions
+        context.pointee.restartClock()
         output = OutputAllowance(limits: context.pointee.limits)
         return true
     }

@@ -15,7 +15,10 @@ extension LuaState {
         let budgeted = limits.instructions < Int.max
         let decisionLeft = context.pointee.decisionLeft
         let available = !budgeted || decisionLeft == .max ? Int.max : decisionLeft - limits.instructionInterval
+        // Outside a decision each evaluation has the whole time backstop to itself.
+        if decisionLeft == .max { context.pointee.restartClock() }
         context.pointee.instructionsUsed = 0
+        context.pointee.nextClockRead = 0
         context.pointee.evaluationLimit = budgeted ? min(limits.instructions, available) : .max
         context.pointee.limitedByDecision = available < limits.instructions
         // A decision with nothing left fails the call at its first instruction.
@@ -26,7 +29,7 @@ extension LuaState {
         if context.pointee.lineRecorder != nil {
             status = callRecordingLines(call, budgeted: budgeted)
         } else if budgeted {
-            lua_sethook(handle, SandboxContext.countHook, LUA_MASKCOUNT, context.pointee.tripped ? 1 : Int32(limits.instructionInterval))
+            lua_sethook(handle, SandboxContext.countHook, LUA_MASKCOUNT, context.pointee.tripped ? 1 : context.pointee.countInterval)
             status = call()
             lua_sethook(handle, nil, 0, 0)
         } else {
@@ -261,7 +264,7 @@ extension LuaState {
     ///   - push: Pushes the function that was called.
     /// - Returns: The error, placed when it can be.
     func placing(_ failure: LuaError, function push: () -> Void) -> LuaError {
-        guard failure.line == nil, failure.code == .runtime || failure.code == .instructionBudget || failure.code == .decisionBudget,
+        guard failure.line == nil, failure.code == .runtime || failure.code == .instructionBudget || failure.code.endsDecision,
               lua_checkstack(handle, 1) != 0 else { return failure }
         push()
         guard lua_type(handle, -1) == LUA_TFUNCTION else {
@@ -309,6 +312,13 @@ extension LuaState {
         }
         if context.pointee.tripped {
             let (line, _) = Self.splitPosition(of: errorMessage(at: -1), chunkName: chunkName)
+            if context.pointee.timedOut {
+                return LuaError(
+                    code: .timeLimit, chunkName: chunkName, line: line,
+                    message: "ran longer than the time limit of \(context.pointee.limits.decisionTime) "
+                        + "(SandboxLimits.decisionTime), a backstop for work the instruction count does not see, "
+                        + "such as comparing long strings again and again")
+            }
             if context.pointee.limitedByDecision {
                 return LuaError(
                     code: .decisionBudget, chunkName: chunkName, line: line,

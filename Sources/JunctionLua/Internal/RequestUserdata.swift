@@ -101,6 +101,11 @@ enum RequestUserdata {
         lua_setmetatable(state, -2)
     }
 
+    /// The instructions a read of `req` that reaches Swift is charged, besides its key's
+    /// bytes: about what it costs in time (an 8,000-item query read name by name took a
+    /// decision to the time backstop when reads were free).
+    static let readCost = 50
+
     /// What ``prepare(_:view:key:generation:)`` concluded; strings and encoded values are
     /// in the scratch buffer.
     private enum Prepared {
@@ -243,6 +248,9 @@ enum RequestUserdata {
     ) -> Prepared {
         let owner = LuaState.owner(of: handle)
         guard generation == owner.requestGeneration, let request = owner.currentRequest else { return .stale }
+        // Work in Swift the count cannot see: a read that gets here takes about as long as
+        // fifty VM instructions (a field already cached in a user value never does).
+        guard SandboxContext.charge(handle, readCost + (key?.count ?? 0)) else { return .overBudget }
         let name: String?
         let value: RuleValue?
         if view == .request, let field {

@@ -1,4 +1,5 @@
 internal import CLua
+import JunctionCore
 
 /// Per-state values the C callbacks need, kept behind one stable pointer in the Lua
 /// state's extra space. Plain values only: the count hook raises from here, and a
@@ -21,6 +22,24 @@ struct SandboxContext {
     /// Whether an evaluation runs, so the allocator charges what it grows: what the host
     /// allocates between evaluations (arguments, `ctx`) is not a rule's work.
     var metering = false
+    /// How many instructions the count hook lets run between its calls now: the limits'
+    /// interval, or ten once an interval has been slow (see ``checkClock(_:)``).
+    var countInterval: Int32
+    /// The time backstop (``SandboxLimits/decisionTime``) in nanoseconds.
+    let timeLimit: Int
+    /// When the current decision (or evaluation outside one) must end, by the monotonic
+    /// clock; 0 until the first count event starts the clock, so a rule that ends within
+    /// one interval never reads it.
+    var deadline = 0
+    /// When the count hook last read the clock.
+    var lastClockRead = 0
+    /// The count at which the hook reads the clock next: every thousand instructions, or
+    /// ten once instructions have been slow — whatever the count interval.
+    var nextClockRead = 0
+    /// Set when the deadline passed: the budget is tripped, and the error says why.
+    var timedOut = false
+    /// Set once instructions have been slow in the current decision (see ``checkClock(_:)``).
+    var slow = false
     /// Set once memory ran out in the current evaluation (Lua's emergency collection did
     /// not make room): from then on the allocator refuses to grow and the `pcall`/`xpcall`
     /// wrappers re-raise, so no rule learns how much it could allocate.
@@ -41,6 +60,19 @@ struct SandboxContext {
 
     init(limits: SandboxLimits) {
         self.limits = limits
+        countInterval = Int32(limits.instructionInterval)
+        let (seconds, attoseconds) = limits.decisionTime.components
+        let (whole, overflow) = Int(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        timeLimit = overflow ? Int.max / 2 : min(whole + Int(attoseconds / 1_000_000_000), Int.max / 2)
+    }
+
+    /// Starts the time backstop afresh, at the limits' count interval: for a new decision,
+    /// or an evaluation outside one.
+    mutating func restartClock() {
+        deadline = 0
+        timedOut = false
+        slow = false
+        countInterval = Int32(limits.instructionInterval)
     }
 
     /// The context of `state`.
@@ -54,6 +86,40 @@ struct SandboxContext {
     static let budgetMessage: StaticString = "instruction budget exceeded"
     /// Lua's own message for a memory error.
     static let memoryMessage: StaticString = "not enough memory"
+
+    /// The time backstop, read on a count event every ``clockStride`` instructions: starts
+    /// the clock on the first, trips the budget once the deadline has passed, and, once a
+    /// stride took longer than a millisecond — instructions that slow do work the count
+    /// cannot see — reads it every ten instructions, and makes the count hook run that
+    /// often too, so the deadline is noticed within ten of them.
+    @inline(never)
+    static func checkClock(_ state: OpaquePointer?) {
+        let context = SandboxContext.of(state)
+        let now = MonotonicClock.nanoseconds()
+        if context.pointee.deadline == 0 {
+            context.pointee.deadline = now &+ context.pointee.timeLimit
+        } else if now > context.pointee.deadline {
+            context.pointee.tripped = true
+            context.pointee.timedOut = true
+            return
+        } else if !context.pointee.slow, now - context.pointee.lastClockRead > 1_000_000 {
+            context.pointee.slow = true
+            if context.pointee.countInterval > slowInterval {
+                context.pointee.countInterval = slowInterval
+                // The same hook and mask (the coverage recorder's, or the count hook), counting anew.
+                lua_sethook(state, lua_gethook(state), lua_gethookmask(state), slowInterval)
+            }
+        }
+        context.pointee.lastClockRead = now
+        context.pointee.nextClockRead = context.pointee.instructionsUsed
+            + (context.pointee.slow ? Int(slowInterval) : clockStride)
+    }
+
+    /// How many instructions run between two readings of the clock.
+    static let clockStride = 1_000
+
+    /// The count interval once instructions have been slow.
+    static let slowInterval: Int32 = 10
 
     /// The work the current evaluation may still do before its budget is spent.
     @inline(__always)
@@ -97,9 +163,11 @@ struct SandboxContext {
     @inline(__always)
     static func chargeInterval(_ state: OpaquePointer?) {
         let context = SandboxContext.of(state)
-        context.pointee.instructionsUsed += context.pointee.limits.instructionInterval
+        context.pointee.instructionsUsed += Int(context.pointee.countInterval)
         if context.pointee.instructionsUsed > context.pointee.evaluationLimit {
             context.pointee.tripped = true
+        } else if context.pointee.instructionsUsed >= context.pointee.nextClockRead {
+            checkClock(state)
         }
         if context.pointee.tripped {
             _ = jl_error_string(state, UnsafeRawPointer(budgetMessage.utf8Start).assumingMemoryBound(to: CChar.self))
