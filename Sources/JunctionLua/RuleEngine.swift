@@ -106,11 +106,11 @@ public final class RuleEngine {
         _ arguments: [RuleValue], _ body: (RuleCalls) throws(LuaError) -> Result
     ) throws(LuaError) -> Result {
         let base = state.stackHeight
-        let decides = state.beginDecision()
+        let renewsOutput = state.beginOutput()
         defer {
             state.reset(to: base)
             session += 1
-            if decides { state.endDecision() }
+            if renewsOutput { state.reportDroppedOutput() }
         }
         for argument in arguments {
             try RuleValueWriter.push(argument, readOnly: true, into: state.handle, limits: valueLimits)

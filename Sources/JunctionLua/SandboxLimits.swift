@@ -22,7 +22,8 @@ public struct SandboxLimits: Sendable, Hashable {
     /// helper functions charge (a byte read or produced, an element moved, a pattern
     /// step), plus one ``instructionInterval`` per rule call. A rule that crosses it
     /// ends the decision: it is rejected whatever the rule's `on_error` says, naming the
-    /// rule. Also bounds one ``RuleEngine/withArguments(_:_:)`` call. 2,000,000 by default.
+    /// rule. A decision is a ``RuleEngine/withSession(context:_:)``, which a `Decider`
+    /// opens for each request. 2,000,000 by default.
     public var decisionInstructions: Int
     /// The longest one decision (or one evaluation outside a decision, or the loading of one
     /// file) may run: a backstop for work the instruction count cannot see, such as one

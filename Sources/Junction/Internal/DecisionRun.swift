@@ -427,13 +427,20 @@ struct DecisionRun {
 
     /// Adds a step to the trace, within ``DeciderOptions/maximumTraceBytes``: past it, the
     /// step keeps its stage, rule and location but not its verdict or long texts.
-    private mutating func record(_ step: TraceStep) {
+    @inline(__always)
+    private mutating func record(_ step: consuming TraceStep) {
         let size = step.keptBytes
         guard traceBytes + size > decider.options.maximumTraceBytes else {
             traceBytes += size
             steps.append(step)
             return
         }
+        compact(step, size: size)
+    }
+
+    /// Adds a step past the trace's bound: without its verdict, its texts cut short.
+    @inline(never)
+    private mutating func compact(_ step: TraceStep, size: Int) {
         var kept = step
         kept.verdict = nil
         kept.detail = String(decoding: step.detail.utf8.prefix(80), as: UTF8.self)

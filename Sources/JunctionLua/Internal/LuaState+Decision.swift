@@ -14,6 +14,15 @@ extension LuaState {
         return true
     }
 
+    /// Gives rules a fresh allowance of log output, for a unit of work that is not a
+    /// decision (``RuleEngine/withArguments(_:_:)``); inside a decision, nothing changes.
+    /// - Returns: Whether the allowance was renewed, so the caller reports what it dropped.
+    func beginOutput() -> Bool {
+        guard context.pointee.decisionLeft == .max else { return false }
+        output = OutputAllowance(limits: context.pointee.limits)
+        return true
+    }
+
     /// Ends the decision ``beginDecision()`` started, and logs one line for the output
     /// it dropped, if any.
     func endDecision() {
