@@ -172,7 +172,7 @@ struct DecisionRun {
                 let target = decider.redirects.target(of: rule, for: match)
                 record(TraceStep(
                     .redirect, name: rule.name, location: rule.location, verdict: .redirect(url: target, params: [:]),
-                    nanoseconds: lap(), instructions: instructions))
+                    nanoseconds: lap(), instructions: instructions), verdictBytes: target.utf8.count)
                 return .redirect(target, [:])
             }
             position += 1
@@ -270,7 +270,8 @@ struct DecisionRun {
         case .swift(let body):
             do { verdict = try body(ruleRequest, context) } catch { failure = "\(error)" }
         }
-        if let size = verdict?.payloadBytes, size > 0 {
+        let size = verdict?.payloadBytes ?? 0
+        if size > 0 {
             verdictBytes += size
             if verdictBytes > decider.options.maximumVerdictBytes {
                 let reason = "rule \"\(step.name)\" returned a verdict of \(size) bytes, which brings the decision's verdicts to "
@@ -323,7 +324,7 @@ struct DecisionRun {
         }
         record(TraceStep(
             step.stage, name: step.stage == .fallback ? nil : step.name, location: step.location, verdict: verdict,
-            detail: detail, error: failure, nanoseconds: lap(), instructions: instructions))
+            detail: detail, error: failure, nanoseconds: lap(), instructions: instructions), verdictBytes: size)
         return conclusion
     }
 
@@ -427,9 +428,12 @@ struct DecisionRun {
 
     /// Adds a step to the trace, within ``DeciderOptions/maximumTraceBytes``: past it, the
     /// step keeps its stage, rule and location but not its verdict or long texts.
+    ///
+    /// What a step keeps of its own is its error's text and its verdict's values
+    /// (`verdictBytes`, which the caller knows); its other texts are the route's or short.
     @inline(__always)
-    private mutating func record(_ step: consuming TraceStep) {
-        let size = step.keptBytes
+    private mutating func record(_ step: consuming TraceStep, verdictBytes: Int = 0) {
+        let size = verdictBytes + (step.error?.utf8.count ?? 0)
         guard traceBytes + size > decider.options.maximumTraceBytes else {
             traceBytes += size
             steps.append(step)
@@ -445,7 +449,7 @@ struct DecisionRun {
         kept.verdict = nil
         kept.detail = String(decoding: step.detail.utf8.prefix(80), as: UTF8.self)
         kept.error = step.error.map { String(decoding: $0.utf8.prefix(80), as: UTF8.self) }
-        traceBytesLeftOut += size - kept.keptBytes
+        traceBytesLeftOut += size - (kept.error?.utf8.count ?? 0)
         steps.append(kept)
     }
 

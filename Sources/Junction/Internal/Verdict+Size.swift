@@ -28,10 +28,3 @@ extension RuleValue {
         }
     }
 }
-
-extension TraceStep {
-    /// About how many bytes the step keeps of its own: its texts and its verdict's values.
-    var keptBytes: Int {
-        detail.utf8.count + (error?.utf8.count ?? 0) + (verdict?.payloadBytes ?? 0)
-    }
-}

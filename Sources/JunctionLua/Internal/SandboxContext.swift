@@ -1,5 +1,4 @@
 internal import CLua
-import JunctionCore
 
 /// Per-state values the C callbacks need, kept behind one stable pointer in the Lua
 /// state's extra space. Plain values only: the count hook raises from here, and a
@@ -25,14 +24,12 @@ struct SandboxContext {
     /// How many instructions the count hook lets run between its calls now: the limits'
     /// interval, or ten once an interval has been slow (see ``checkClock(_:)``).
     var countInterval: Int32
-    /// The time backstop (``SandboxLimits/decisionTime``) in nanoseconds.
-    let timeLimit: Int
-    /// When the current decision (or evaluation outside one) must end, by the monotonic
-    /// clock; 0 until the first count event starts the clock, so a rule that ends within
-    /// one interval never reads it.
-    var deadline = 0
+    /// When the current decision (or evaluation outside one) must end:
+    /// ``SandboxLimits/decisionTime`` after the first count event, which starts the clock
+    /// (a rule that ends within one interval never reads it); `nil` until then.
+    var deadline: ContinuousClock.Instant?
     /// When the count hook last read the clock.
-    var lastClockRead = 0
+    var lastClockRead = ContinuousClock.Instant.now
     /// The count at which the hook reads the clock next: every thousand instructions, or
     /// ten once instructions have been slow — whatever the count interval.
     var nextClockRead = 0
@@ -61,15 +58,12 @@ struct SandboxContext {
     init(limits: SandboxLimits) {
         self.limits = limits
         countInterval = Int32(limits.instructionInterval)
-        let (seconds, attoseconds) = limits.decisionTime.components
-        let (whole, overflow) = Int(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        timeLimit = overflow ? Int.max / 2 : min(whole + Int(attoseconds / 1_000_000_000), Int.max / 2)
     }
 
     /// Starts the time backstop afresh, at the limits' count interval: for a new decision,
     /// or an evaluation outside one.
     mutating func restartClock() {
-        deadline = 0
+        deadline = nil
         timedOut = false
         slow = false
         countInterval = Int32(limits.instructionInterval)
@@ -95,14 +89,19 @@ struct SandboxContext {
     @inline(never)
     static func checkClock(_ state: OpaquePointer?) {
         let context = SandboxContext.of(state)
-        let now = MonotonicClock.nanoseconds()
-        if context.pointee.deadline == 0 {
-            context.pointee.deadline = now &+ context.pointee.timeLimit
-        } else if now > context.pointee.deadline {
+        let now = ContinuousClock.now
+        guard let deadline = context.pointee.deadline else {
+            context.pointee.deadline = now.advanced(by: context.pointee.limits.decisionTime)
+            context.pointee.lastClockRead = now
+            context.pointee.nextClockRead = context.pointee.instructionsUsed + clockStride
+            return
+        }
+        if now > deadline {
             context.pointee.tripped = true
             context.pointee.timedOut = true
             return
-        } else if !context.pointee.slow, now - context.pointee.lastClockRead > 1_000_000 {
+        }
+        if !context.pointee.slow, now - context.pointee.lastClockRead > .milliseconds(1) {
             context.pointee.slow = true
             if context.pointee.countInterval > slowInterval {
                 context.pointee.countInterval = slowInterval
