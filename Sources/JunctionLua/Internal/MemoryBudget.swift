@@ -44,9 +44,11 @@ struct MemoryBudget {
             let growth = newSize - previous
             if let context = budget.pointee.context, context.pointee.metering {
                 guard !context.pointee.memoryExhausted else { return nil }
-                context.pointee.instructionsUsed &+= growth
-                if context.pointee.instructionsUsed > context.pointee.evaluationLimit {
-                    context.pointee.tripped = true
+                if !isShortString(block, oldSize, newSize) {
+                    context.pointee.instructionsUsed &+= growth
+                    if context.pointee.instructionsUsed > context.pointee.evaluationLimit {
+                        context.pointee.tripped = true
+                    }
                 }
                 // A spent budget refuses all but small growth (Lua then raises, and the
                 // budget's error is what the evaluation reports): the error's own message
@@ -63,6 +65,22 @@ struct MemoryBudget {
         guard let resized = realloc(block, newSize) else { return nil }
         budget.pointee.inUse += newSize - previous
         return resized
+    }
+
+    /// The most bytes a short string takes: `offsetof(TString, contents)` — a pointer, four
+    /// one-byte fields, a 32-bit hash and a pointer-sized union — then at most
+    /// `LUAI_MAXSHORTLEN` (40 in every Lua 5.4) bytes and a NUL. Longer strings are long ones.
+    private static let shortStringBytes = 2 * MemoryLayout<UnsafeRawPointer>.size + 8 + 40 + 1
+
+    /// Whether the allocation makes a short string, which is not charged: Lua interns
+    /// short strings, so whether making one allocates depends on whether an earlier
+    /// evaluation made the same string and the collector has not swept it yet. Charged, a
+    /// rule could tell by where its budget runs out whether another decision made a
+    /// string — a user's token, a pattern built from it. Each is at most
+    /// ``shortStringBytes`` and takes an instruction or a charged call to make.
+    /// A new object's `oldSize` is its type (`luaC_newobj` passes `novariant(tt)`).
+    private static func isShortString(_ block: UnsafeMutableRawPointer?, _ oldSize: Int, _ newSize: Int) -> Bool {
+        block == nil && oldSize == Int(LUA_TSTRING) && newSize <= shortStringBytes
     }
 
     /// Records a growth refused for the cap. The same request refused twice in a row is

@@ -77,7 +77,6 @@ enum SandboxPrelude {
     end)
 
     -- Pattern functions: refuse work the budget could not interrupt.
-    local shapes, shape_count = {}, 0
     local function set_end(p, i, n)  -- i at "["; returns the index of the closing "]"
       local k = i + 1
       if ssub(p, k, k) == "^" then k = k + 1 end
@@ -90,9 +89,10 @@ enum SandboxPrelude {
       return k
     end
     -- The repeated items of a pattern: class text, or true for %b (may span the subject).
+    -- Worked out on every call and never cached: a cache kept from one evaluation to the
+    -- next would keep one decision's patterns (a user's token made into one) for a later
+    -- decision to find by what its own calls cost.
     local function shape(p)
-      local found = shapes[p]
-      if found then return found end
       local items, n, i = {}, #p, 1
       if ssub(p, 1, 1) == "^" then i = 2 end
       while i <= n do
@@ -128,10 +128,7 @@ enum SandboxPrelude {
           end
         end
       end
-      found = { anchored = ssub(p, 1, 1) == "^", items = items }
-      if shape_count >= 256 then shapes, shape_count = {}, 0 end
-      shapes[p], shape_count = found, shape_count + 1
-      return found
+      return { anchored = ssub(p, 1, 1) == "^", items = items }
     end
     local function longest_run(s, class)
       local best = 0
@@ -142,10 +139,16 @@ enum SandboxPrelude {
     end
     local function check_pattern(name, s, p, can_anchor)
       if type(s) ~= "string" or type(p) ~= "string" then return end  -- the original reports it
+      local n = #s
+      -- Every repeated item is a %b or ends in * + or -: counting those bounds the items
+      -- without working the pattern out, which most calls, on URL-sized subjects, then skip.
+      local _, quantifiers = gsub(p, "[*+%-]", "")
+      local _, balances = gsub(p, "%%b", "")
+      local most = quantifiers + balances
+      if most == 0 or (n + 1) * (n + 1) ^ most <= PATTERN_STEPS then return end
       local sh = shape(p)
       local count = #sh.items
       if count == 0 then return end
-      local n = #s
       local steps = (can_anchor and sh.anchored) and 1 or n + 1
       if steps * (n + 1) ^ count <= PATTERN_STEPS then return end  -- cheap upper bound
       for k = 1, count do
