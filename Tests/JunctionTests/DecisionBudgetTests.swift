@@ -5,7 +5,8 @@ import Testing
 
 /// One decision is bounded however its rules are arranged: the work of every rule it runs
 /// shares ``SandboxLimits/decisionInstructions``, its verdicts share
-/// ``DeciderOptions/maximumVerdictBytes``, and its rules' output at most
+/// ``DeciderOptions/maximumVerdictBytes``, its trace keeps at most
+/// ``DeciderOptions/maximumTraceBytes`` of texts, and its rules' output at most
 /// ``SandboxLimits/logLines`` lines and ``SandboxLimits/logBytes`` bytes.
 @Suite struct DecisionBudgetTests {
     // MARK: - Helpers
@@ -237,6 +238,38 @@ import Testing
         #expect(decision.trace.steps.last { $0.name == rule }?.detail.hasPrefix("verdict too large") == true)
         let kept = Self.keptBytes(of: decision)
         #expect(kept <= options.maximumTraceBytes + 1_024, "the trace keeps \(kept) bytes")
+    }
+
+    // MARK: - The trace
+
+    /// Regression: past the bound, each step kept 80 bytes of its detail and 80 of its
+    /// error without counting them, so 500 rules failing with long messages kept 70 kB of
+    /// texts under a 16 kB bound. 500 interceptors that fail with a 1,000-byte message and
+    /// carry on: the trace keeps at most its bound of texts, every failed step still shows
+    /// an error, and a last step says how much was left out.
+    @Test func theTraceKeepsAtMostItsBoundOfTextsHoweverManyRulesFail() throws {
+        let options = DeciderOptions(maximumTraceBytes: 16 << 10)
+        let decider = try Self.decider(routes: Self.home, rules: Self.repeated(500, """
+            interceptor { name = "fail.%d", all = true, on_error = "continue", run = function()
+              error(string.rep("e", 1000))
+            end }
+            """), options: options)
+        let decision = decider.decide(RouteRequest("myapp://home"))
+        guard case .open = decision.outcome else {
+            Issue.record("expected to open: \(Self.describe(decision))")
+            return
+        }
+        let steps = decision.trace.steps
+        let failed = steps.filter { $0.stage == .global }
+        #expect(failed.count == 500 && failed.allSatisfy { $0.error != nil })
+        let texts = Self.keptBytes(of: decision) - (steps.last?.detail.utf8.count ?? 0)
+        #expect(texts <= options.maximumTraceBytes, "the trace keeps \(texts) bytes of texts")
+        #expect(texts > options.maximumTraceBytes - 1_100, "the trace keeps what fits: \(texts) bytes")
+        let last = try #require(steps.last)
+        #expect(last.stage == .decision)
+        #expect(last.detail.hasPrefix("the trace keeps at most 16384 bytes of texts and verdicts (DeciderOptions.maximumTraceBytes); "))
+        let leftOut = try #require(last.detail.firstMatch(of: #/; (\d+) bytes of later steps were left out$/#).flatMap { Int($0.1) })
+        #expect(leftOut + texts >= 500 * 1_000)
     }
 
     // MARK: - Output

@@ -426,20 +426,37 @@ struct DecisionRun {
     }
 
     /// Adds a step to the trace, within ``DeciderOptions/maximumTraceBytes``: past it, the
-    /// step keeps its stage, rule and location but not its verdict or long texts.
+    /// step keeps its stage, rule and location but not its verdict, and of its texts no
+    /// more than 80 bytes each while the bound has room (a failed step keeps its error,
+    /// empty once the bound is full). What shortened steps keep counts too, so a decision
+    /// of many failing rules cannot grow its trace 160 bytes a rule past the bound.
     private mutating func record(_ step: TraceStep) {
         let size = step.keptBytes
-        guard traceBytes + size > decider.options.maximumTraceBytes else {
+        let room = decider.options.maximumTraceBytes - traceBytes
+        guard size > room else {
             traceBytes += size
             steps.append(step)
             return
         }
         var kept = step
         kept.verdict = nil
-        kept.detail = String(decoding: step.detail.utf8.prefix(80), as: UTF8.self)
-        kept.error = step.error.map { String(decoding: $0.utf8.prefix(80), as: UTF8.self) }
+        kept.detail = Self.prefix(of: step.detail, bytes: min(80, room))
+        kept.error = step.error.map { Self.prefix(of: $0, bytes: min(80, room - kept.detail.utf8.count)) }
+        traceBytes += kept.keptBytes
         traceBytesLeftOut += size - kept.keptBytes
         steps.append(kept)
+    }
+
+    /// The longest prefix of `text` of whole characters in at most `bytes` bytes of UTF-8.
+    private static func prefix(of text: String, bytes: Int) -> String {
+        guard text.utf8.count > bytes else { return text }
+        var (end, used) = (text.startIndex, 0)
+        for character in text {
+            used += character.utf8.count
+            guard used <= bytes else { break }
+            end = text.index(after: end)
+        }
+        return String(text[..<end])
     }
 
     /// Nanoseconds since the previous lap (or the start).
