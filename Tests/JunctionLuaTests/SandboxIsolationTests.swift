@@ -21,17 +21,18 @@ import Testing
         Route(name: "r", pattern: "myapp://r/:n", parameters: [ParameterDeclaration("zzz", type: .string)]),
     ])
 
-    static func request(_ url: String = "myapp://r/1") throws -> RuleRequest {
+    static func request(_ url: String = "myapp://r/1", exts: [String: RuleValue] = [:]) throws -> RuleRequest {
         let match = try #require(try routes.match(url) as RouteMatch?)
-        return RuleRequest(match: match, request: RouteRequest(url))
+        return RuleRequest(match: match, request: RouteRequest(url, exts: exts))
     }
 
     /// One decision: the interceptor `name` run on `url` with `ctx`, as a decider runs it.
     static func decide(
-        _ engine: RuleEngine, _ name: String, context: ContextSnapshot = .empty, url: String = "myapp://r/1"
+        _ engine: RuleEngine, _ name: String, context: ContextSnapshot = .empty, url: String = "myapp://r/1",
+        exts: [String: RuleValue] = [:]
     ) throws -> Result<RuleResult, LuaError> {
         let function = try #require(engine.declarations.interceptors.first { $0.name == name }).function
-        let request = try request(url)
+        let request = try request(url, exts: exts)
         return engine.withSession(context: context) { session in
             session.setRequest(request)
             return Result { () throws(LuaError) in try session.evaluate(declared: function) }
@@ -124,6 +125,29 @@ import Testing
                 #expect(afterVictim == afterDecoy, "guess \(guess), work \(work)")
             }
         }
+    }
+
+    /// Regression: growing the heap was charged to the budget, a byte an instruction, so
+    /// what a rule paid depended on what earlier evaluations left: the strings they made
+    /// (interned, a probe's copy cost nothing), and the size they grew Lua's string table
+    /// to (a probe making its strings on a fresh engine paid for growing it). A rule that
+    /// makes strings, keys and tables is charged exactly the same on a fresh engine and
+    /// after another decision made 50,000 strings — the probe's among them.
+    @Test func aRuleIsChargedTheSameWhateverStringsEarlierDecisionsMade() throws {
+        let source = """
+            interceptor { name = "make", all = true, run = function(req, ctx)
+              local t = {}
+              for i = 1, ctx.count do t["key" .. i] = ("s" .. i):upper() end
+              return respond(#ctx.token)
+            end }
+            """
+        let limits = SandboxLimits(instructions: 100_000_000, instructionInterval: 1, decisionInstructions: 100_000_000)
+        let probe = ContextSnapshot(["count": 3_000, "token": "t"])
+        let fresh = try Self.engine(source, limits: limits)
+        let used = try Self.engine(source, limits: limits)
+        _ = try Self.decide(used, "make", context: ContextSnapshot(["count": 50_000, "token": .string(Self.token)])).get()
+        let charged = try [fresh, used].map { try Self.decide($0, "make", context: probe).get().instructions }
+        #expect(charged[0] == charged[1])
     }
 
     // MARK: - Everything a rule can read
@@ -436,6 +460,11 @@ import Testing
           for k in pairs(req.query) do items = items + 1 end
           return respond(items)
         end }
+        interceptor { name = "pairs.exts", all = true, run = function(req, ctx)
+          local items = 0
+          for k in pairs(req.exts) do items = items + 1 end
+          return respond(items)
+        end }
         interceptor { name = "pairs.loop", all = true, run = function(req, ctx)
           while true do for k in pairs(req.query) do end end
         end }
@@ -460,13 +489,19 @@ import Testing
     }
 
     /// `pairs(req.query)` builds the whole map each time, and is charged for the query each
-    /// time: in a loop it ends in the budget, even without walking what it built.
+    /// time — what `pairs` of the same 8,000 items as `req.exts` costs, plus the query's
+    /// length — so in a loop it ends in the budget, even without walking what it built.
     @Test func pairsOfALongQueryIsChargedEachTime() throws {
         let engine = try Self.engine(Self.readers, limits: SandboxLimits(instructionInterval: 1))
         let queryLength = Self.longQuery.utf8.count - "myapp://r/1?".utf8.count
-        let once = try Self.decide(engine, "pairs", url: Self.longQuery).get()
-        #expect(once.value == ["verdict": "respond", "value": 8_000])
-        #expect(once.instructions >= queryLength)
+        let exts = Dictionary(uniqueKeysWithValues: (1...8_000).map { ("k\($0)", RuleValue.string("v\($0)")) })
+        for _ in 0..<2 {
+            let query = try Self.decide(engine, "pairs", url: Self.longQuery, exts: exts).get()
+            let same = try Self.decide(engine, "pairs.exts", url: Self.longQuery, exts: exts).get()
+            #expect(query.value == ["verdict": "respond", "value": 8_000] && same.value == query.value)
+            let parse = query.instructions - same.instructions
+            #expect((queryLength...(queryLength + 100)).contains(parse), "charged \(parse) for a \(queryLength)-byte query")
+        }
         for loop in ["pairs.loop", "pairs.calls"] {
             let error = #expect(throws: LuaError.self) { try Self.decide(engine, loop, url: Self.longQuery).get() }
             #expect(error?.code == .instructionBudget, "\(loop): \(error?.description ?? "no error")")
