@@ -429,11 +429,11 @@ struct DecisionRun {
     /// Adds a step to the trace, within ``DeciderOptions/maximumTraceBytes``: past it, the
     /// step keeps its stage, rule and location but not its verdict or long texts.
     ///
-    /// What a step keeps of its own is its error's text and its verdict's values
-    /// (`verdictBytes`, which the caller knows); its other texts are the route's or short.
+    /// What a step keeps is its texts and its verdict's values (`verdictBytes`, which the
+    /// caller knows).
     @inline(__always)
     private mutating func record(_ step: consuming TraceStep, verdictBytes: Int = 0) {
-        let size = verdictBytes + (step.error?.utf8.count ?? 0)
+        let size = verdictBytes + step.detail.utf8.count + (step.error?.utf8.count ?? 0)
         guard traceBytes + size > decider.options.maximumTraceBytes else {
             traceBytes += size
             steps.append(step)
@@ -442,15 +442,33 @@ struct DecisionRun {
         compact(step, size: size)
     }
 
-    /// Adds a step past the trace's bound: without its verdict, its texts cut short.
+    /// Adds a step past the trace's bound: without its verdict, and of its texts no more
+    /// than 80 bytes each while the bound has room (a failed step keeps its error, empty
+    /// once the bound is full). What shortened steps keep counts too, so a decision of
+    /// many failing rules cannot grow its trace 160 bytes a rule past the bound.
     @inline(never)
     private mutating func compact(_ step: TraceStep, size: Int) {
+        let room = max(0, decider.options.maximumTraceBytes - traceBytes)
         var kept = step
         kept.verdict = nil
-        kept.detail = String(decoding: step.detail.utf8.prefix(80), as: UTF8.self)
-        kept.error = step.error.map { String(decoding: $0.utf8.prefix(80), as: UTF8.self) }
-        traceBytesLeftOut += size - (kept.error?.utf8.count ?? 0)
+        kept.detail = Self.prefix(of: step.detail, bytes: min(80, room))
+        kept.error = step.error.map { Self.prefix(of: $0, bytes: min(80, room - kept.detail.utf8.count)) }
+        let keptSize = kept.detail.utf8.count + (kept.error?.utf8.count ?? 0)
+        traceBytes += keptSize
+        traceBytesLeftOut += max(0, size - keptSize)
         steps.append(kept)
+    }
+
+    /// The longest prefix of `text` of whole characters in at most `bytes` bytes of UTF-8.
+    private static func prefix(of text: String, bytes: Int) -> String {
+        guard text.utf8.count > bytes else { return text }
+        var (end, used) = (text.startIndex, 0)
+        for character in text {
+            used += character.utf8.count
+            guard used <= bytes else { break }
+            end = text.index(after: end)
+        }
+        return String(text[..<end])
     }
 
     /// Nanoseconds since the previous lap (or the start).

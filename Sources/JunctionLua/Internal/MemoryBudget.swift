@@ -13,9 +13,10 @@ struct MemoryBudget {
     /// The bytes the state holds now.
     private(set) var inUse = 0
 
-    /// The state's context, once it exists: while an evaluation runs, what the heap grows
-    /// by is charged to its budget (one instruction per byte), so work the VM does in one
-    /// instruction — `s .. s`, a table constructor — is paid for by the bytes it makes.
+    /// The state's context, once it exists: while an evaluation runs, what it allocates
+    /// anew is charged to its budget (one instruction per byte), so work the VM does in one
+    /// instruction — `s .. s`, a table constructor — is paid for by the bytes it makes (see
+    /// ``isCharged(_:_:_:)`` for what is not).
     var context: UnsafeMutablePointer<SandboxContext>?
 
     /// The last growth refused for the cap, to tell Lua's retry after its emergency
@@ -44,9 +45,11 @@ struct MemoryBudget {
             let growth = newSize - previous
             if let context = budget.pointee.context, context.pointee.metering {
                 guard !context.pointee.memoryExhausted else { return nil }
-                context.pointee.instructionsUsed &+= growth
-                if context.pointee.instructionsUsed > context.pointee.evaluationLimit {
-                    context.pointee.tripped = true
+                if isCharged(block, oldSize, newSize) {
+                    context.pointee.instructionsUsed &+= growth
+                    if context.pointee.instructionsUsed > context.pointee.evaluationLimit {
+                        context.pointee.tripped = true
+                    }
                 }
                 // A spent budget refuses all but small growth (Lua then raises, and the
                 // budget's error is what the evaluation reports): the error's own message
@@ -63,6 +66,29 @@ struct MemoryBudget {
         guard let resized = realloc(block, newSize) else { return nil }
         budget.pointee.inUse += newSize - previous
         return resized
+    }
+
+    /// The most bytes a short string takes: `offsetof(TString, contents)` — a pointer, four
+    /// one-byte fields, a 32-bit hash and a pointer-sized union — then at most
+    /// `LUAI_MAXSHORTLEN` (40 in every Lua 5.4) bytes and a NUL. Longer strings are long ones.
+    private static let shortStringBytes = 2 * MemoryLayout<UnsafeRawPointer>.size + 8 + 40 + 1
+
+    /// Whether an allocation is charged to the budget: a new block (an object, a vector),
+    /// unless it is a short string.
+    ///
+    /// What is charged must depend only on what the rule does, not on what earlier
+    /// evaluations left, or a rule could read other decisions by where its budget runs out
+    /// — whether one made a string (a user's token, a pattern built from it), or how many.
+    /// So neither are short strings, which Lua interns (one is made only if no live or
+    /// unswept copy exists), nor resizes, such as of the string table, which keeps the
+    /// size earlier evaluations grew it to until a collection shrinks it. A resize costs no
+    /// more than the instructions that filled what it grows, and library and helper
+    /// functions charge what they build themselves. Not covered: Lua 5.4.4 grows the stack
+    /// into a new block and keeps call frames for reuse until a collection, so what deep
+    /// recursion costs depends on how deep earlier evaluations went.
+    /// A new block's `oldSize` is its object's type (`luaC_newobj` passes `novariant(tt)`).
+    private static func isCharged(_ block: UnsafeMutableRawPointer?, _ oldSize: Int, _ newSize: Int) -> Bool {
+        block == nil && (oldSize != Int(LUA_TSTRING) || newSize > shortStringBytes)
     }
 
     /// Records a growth refused for the cap. The same request refused twice in a row is

@@ -1,0 +1,36 @@
+import Logging
+import Synchronization
+
+/// A logger whose messages a test reads back: every copy of its handler appends to one list.
+final class CapturedLog: Sendable {
+    private let storage = Mutex<[(level: Logger.Level, message: String)]>([])
+
+    /// A logger that appends here.
+    var logger: Logger {
+        Logger(label: "junction.test") { _ in Handler(log: self) }
+    }
+
+    /// Every message so far, in order.
+    var messages: [String] { storage.withLock { $0.map(\.message) } }
+
+    /// Every message so far, with its level.
+    var entries: [(level: Logger.Level, message: String)] { storage.withLock { $0 } }
+
+    /// Forgets the messages so far.
+    func clear() { storage.withLock { $0.removeAll() } }
+
+    private struct Handler: LogHandler {
+        let log: CapturedLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            log.storage.withLock { $0.append((event.level, "\(event.message)")) }
+        }
+    }
+}
