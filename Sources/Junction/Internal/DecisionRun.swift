@@ -270,7 +270,12 @@ struct DecisionRun {
         case .swift(let body):
             do { verdict = try body(ruleRequest, context) } catch { failure = "\(error)" }
         }
-        let size = verdict?.payloadBytes ?? 0
+        // Most verdicts carry nothing: they are not copied to be measured.
+        var size = 0
+        switch verdict {
+        case nil, .continue?, .next?: break
+        case let carrying?: size = carrying.payloadBytes
+        }
         if size > 0 {
             verdictBytes += size
             if verdictBytes > decider.options.maximumVerdictBytes {

@@ -1,4 +1,9 @@
 internal import CLua
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Per-state values the C callbacks need, kept behind one stable pointer in the Lua
 /// state's extra space. Plain values only: the count hook raises from here, and a
@@ -24,12 +29,16 @@ struct SandboxContext {
     /// How many instructions the count hook lets run between its calls now: the limits'
     /// interval, or ten once an interval has been slow (see ``checkClock(_:)``).
     var countInterval: Int32
-    /// When the current decision (or evaluation outside one) must end:
-    /// ``SandboxLimits/decisionTime`` after the first count event, which starts the clock
-    /// (a rule that ends within one interval never reads it); `nil` until then.
-    var deadline: ContinuousClock.Instant?
+    /// ``SandboxLimits/decisionTime`` in nanoseconds. Times here are plain integers, read
+    /// from the monotonic clock: a `ContinuousClock.Instant` field would give this struct,
+    /// which every charge and count event touches, a layout known only at run time.
+    let timeLimit: Int
+    /// When the current decision (or evaluation outside one) must end, in nanoseconds of
+    /// the monotonic clock: `timeLimit` after the first count event, which starts the clock
+    /// (a rule that ends within one interval never reads it); 0 until then.
+    var deadline = 0
     /// When the count hook last read the clock.
-    var lastClockRead = ContinuousClock.Instant.now
+    var lastClockRead = 0
     /// The count at which the hook reads the clock next: every thousand instructions, or
     /// ten once instructions have been slow — whatever the count interval.
     var nextClockRead = 0
@@ -58,12 +67,15 @@ struct SandboxContext {
     init(limits: SandboxLimits) {
         self.limits = limits
         countInterval = Int32(limits.instructionInterval)
+        let (seconds, attoseconds) = limits.decisionTime.components
+        let (whole, overflow) = Int(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        timeLimit = overflow ? Int.max / 2 : min(whole + Int(attoseconds / 1_000_000_000), Int.max / 2)
     }
 
     /// Starts the time backstop afresh, at the limits' count interval: for a new decision,
     /// or an evaluation outside one.
     mutating func restartClock() {
-        deadline = nil
+        deadline = 0
         timedOut = false
         slow = false
         countInterval = Int32(limits.instructionInterval)
@@ -89,19 +101,21 @@ struct SandboxContext {
     @inline(never)
     static func checkClock(_ state: OpaquePointer?) {
         let context = SandboxContext.of(state)
-        let now = ContinuousClock.now
-        guard let deadline = context.pointee.deadline else {
-            context.pointee.deadline = now.advanced(by: context.pointee.limits.decisionTime)
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        let now = Int(time.tv_sec) &* 1_000_000_000 &+ Int(time.tv_nsec)
+        guard context.pointee.deadline != 0 else {
+            context.pointee.deadline = now + context.pointee.timeLimit
             context.pointee.lastClockRead = now
             context.pointee.nextClockRead = context.pointee.instructionsUsed + clockStride
             return
         }
-        if now > deadline {
+        if now > context.pointee.deadline {
             context.pointee.tripped = true
             context.pointee.timedOut = true
             return
         }
-        if !context.pointee.slow, now - context.pointee.lastClockRead > .milliseconds(1) {
+        if !context.pointee.slow, now - context.pointee.lastClockRead > 1_000_000 {
             context.pointee.slow = true
             if context.pointee.countInterval > slowInterval {
                 context.pointee.countInterval = slowInterval
