@@ -45,7 +45,7 @@ import Testing
 
     /// A budget large enough for the memory cap to come first: growing the heap is
     /// charged to the budget, a byte an instruction.
-    static let memoryFirst = SandboxLimits(memoryBytes: 1024 * 1024, instructions: 50_000_000)
+    static let memoryFirst = SandboxLimits(memoryBytes: 1024 * 1024, instructions: 50_000_000, decisionTime: .seconds(120))
 
     @Test func capsMemoryAndRecovers() throws {
         let sandbox = try LuaState(limits: Self.memoryFirst) { _ in }

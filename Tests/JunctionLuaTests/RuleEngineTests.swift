@@ -187,11 +187,11 @@ import Testing
     }
 
     @Test func sendsPrintToTheLogger() throws {
-        let lines = Lines()
-        let logger = Logger(label: "test") { _ in CapturingHandler(lines: lines) }
+        let log = CapturedLog()
+        let logger = log.logger
         let engine = try RuleEngine(sources: [RuleSource(name: "p.lua", text: "function say(req) print('hello', req.n) end")], logger: logger)
         _ = try engine.evaluate("say", arguments: [["n": 7]])
-        #expect(lines.all == ["hello\t7"])
+        #expect(log.messages == ["hello\t7"])
     }
 
     @Test func lendsEachConcurrentEvaluationItsOwnEngine() async throws {
@@ -214,28 +214,5 @@ import Testing
             try await group.waitForAll()
         }
         #expect(pool.enginesCreated <= 9)
-    }
-}
-
-/// Logged messages, shared between the handler's copies.
-private final class Lines: Sendable {
-    private let storage = Mutex<[String]>([])
-    func append(_ line: String) { storage.withLock { $0.append(line) } }
-    var all: [String] { storage.withLock { $0 } }
-}
-
-/// Collects logged messages.
-private struct CapturingHandler: LogHandler {
-    let lines: Lines
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        lines.append("\(event.message)")
     }
 }

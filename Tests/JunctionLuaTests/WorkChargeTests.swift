@@ -41,7 +41,7 @@ import Testing
                     end
                     """)
             ],
-            limits: SandboxLimits(instructions: 100_000_000, instructionInterval: 1))
+            limits: SandboxLimits(instructions: 100_000_000, instructionInterval: 1, decisionTime: .seconds(120)))
         let arguments: [RuleValue] = [.string(big), .string(link)]
         let probe = try engine.evaluate("probe", arguments: arguments).instructions
         return probe - (try engine.evaluate("baseline", arguments: arguments).instructions)
@@ -175,7 +175,7 @@ import Testing
     func chargesPrintAndLogForTheBytesTheyJoin(_ statement: String) throws {
         let engine = try RuleEngine(
             sources: [RuleSource(name: "log.lua", text: "function f()\n  local s = 'x' for _ = 1, 17 do s = s .. s end\n  \(statement)\nend")],
-            limits: SandboxLimits(instructions: 100_000), logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+            limits: SandboxLimits(instructions: 100_000, decisionTime: .seconds(120)), logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let error = #expect(throws: LuaError.self) { try engine.evaluate("f") }
         #expect(error?.code == .instructionBudget)
     }
@@ -184,7 +184,7 @@ import Testing
     @Test func neverTripsWithTheBudgetOff() throws {
         let engine = try RuleEngine(
             sources: [RuleSource(name: "off.lua", text: "function f() return #string.rep('', '4e18') + #('x'):rep(2000000) end")],
-            limits: SandboxLimits(instructions: .max))
+            limits: SandboxLimits(instructions: .max, decisionTime: .seconds(120)))
         #expect(try engine.evaluate("f").value == 2_000_000)
     }
 }

@@ -169,7 +169,7 @@ import Testing
     }
 
     @Test func stopsWhereTheBudgetEnds() throws {
-        let limits = SandboxLimits(instructions: 100_000)
+        let limits = SandboxLimits(instructions: 100_000, decisionTime: .seconds(120))
         let engine = try RuleEngine(sources: [RuleSource(name: "work.lua", text: """
             function scan(n) return (string.find(string.rep("a", n), "a*b")) end
             """)], limits: limits)

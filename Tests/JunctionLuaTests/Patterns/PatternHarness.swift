@@ -63,7 +63,7 @@ final class PatternHarness {
 
     init() throws {
         engine = try RuleEngine(
-            sources: [RuleSource(name: Self.chunkName, text: Self.source)], limits: SandboxLimits(instructions: 500_000_000))
+            sources: [RuleSource(name: Self.chunkName, text: Self.source)], limits: SandboxLimits(instructions: 500_000_000, decisionTime: .seconds(120)))
         reference = try #require(luaL_newstate())
         luaL_openlibs(reference)
         let loaded = Self.source.withCString { text in
