@@ -157,6 +157,14 @@ import Testing
         Attack(name: "a function result", body: "return print", code: .conversion, message: "function"),
         Attack(name: "a table error object", body: "error({})", code: .runtime, message: "(error object is a table value)"),
         Attack(name: "a looping __tostring error object", body: "error(setmetatable({}, { __tostring = function() while true do end end }))", code: .runtime, message: "(error object is a table value)"),
+
+        // Reading what differs by device or history (SandboxIsolationTests goes further).
+        Attack(name: "a code outside 100-999", body: "return reject('x', math.mininteger)", code: .runtime, message: "reject: code must be a whole number from 100 to 999"),
+        Attack(name: "an address through string.format", body: "return string.format('%p', {})", code: .runtime, message: "string.format: '%p' shows an address"),
+        Attack(name: "a weak table", body: "return setmetatable({}, { __mode = 'k' })", code: .runtime, message: "weak tables (__mode) are not allowed in rules"),
+        Attack(name: "a weak table made later", body: "local mt = {} local t = setmetatable({}, mt) mt.__mode = 'v'", code: .runtime, message: "weak tables (__mode) are not allowed in rules"),
+        Attack(name: "measuring the heap by allocating until it fails", body: "local n = 0 while pcall(function() n = n + 1 local t = {} for i = 1, 1e9 do t[i] = ('x'):rep(64) .. i end end) do end return n", code: .memory, message: "memory budget exceeded", limits: memoryLimits),
+        Attack(name: "the sandbox's position in a caught error", body: "local ok, e = pcall(table.insert, setmetatable({}, {}), 1, 2, 3) if not ok and e:find('junction/sandbox') then return e end error(e)", code: .runtime, message: "attack.lua:2: wrong number of arguments to 'insert'"),
     ]
 
     @Test(arguments: attacks)

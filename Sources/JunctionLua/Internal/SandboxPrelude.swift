@@ -10,7 +10,9 @@
 ///
 /// Guards, and why each exists:
 /// - `pcall`/`xpcall` re-raise once the instruction budget is tripped, so
-///   `while true do pcall(function() while true do end end) end` ends.
+///   `while true do pcall(function() while true do end end) end` ends, and once memory ran
+///   out, so a rule cannot measure the heap by how much it can allocate; an error raised
+///   in the sandbox's own code is shown at the rule's line, never the prelude's.
 /// - `string.find/match/gmatch/gsub` are the host's (``PatternFunctions``), whose every
 ///   step is charged to the instruction budget: Lua's C matcher cannot be interrupted.
 /// - `table.insert/remove/concat/sort` on tables with a metatable run in Lua (so
