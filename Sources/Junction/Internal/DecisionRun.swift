@@ -270,31 +270,15 @@ struct DecisionRun {
         case .swift(let body):
             do { verdict = try body(ruleRequest, context) } catch { failure = "\(error)" }
         }
-        // Most verdicts carry nothing: they are not copied to be measured.
-        var size = 0
-        switch verdict {
-        case nil, .continue?, .next?: break
-        case let carrying?: size = carrying.payloadBytes
-        }
-        if size > 0 {
-            verdictBytes += size
-            if verdictBytes > decider.options.maximumVerdictBytes {
-                let reason = "rule \"\(step.name)\" returned a verdict of \(size) bytes, which brings the decision's verdicts to "
-                    + "\(verdictBytes) bytes, more than the \(decider.options.maximumVerdictBytes) a decision may carry "
-                    + "(DeciderOptions.maximumVerdictBytes)"
-                record(TraceStep(
-                    step.stage, name: step.stage == .fallback ? nil : step.name, location: step.location,
-                    detail: "verdict too large", error: reason, nanoseconds: lap(), instructions: instructions))
-                return .stop(.reject(Rejection(.decisionBudget, reason: reason, code: 500, rule: step.name)))
-            }
-        }
         if case .next? = verdict, !hasRoute { verdict = .continue }
         if case .rewrite = verdict, !hasRoute {
             failure = "rewrite{} has no route's parameters to change here; return redirect(url, params) instead"
             verdict = nil
         }
         // Decide what the verdict means first, so the trace step is built once, in place.
+        // What a verdict carries is measured where its values are bound: most carry none.
         var detail = ""
+        var size = 0
         let conclusion: Conclusion
         switch verdict {
         case nil:
@@ -308,14 +292,18 @@ struct DecisionRun {
         case .continue?:
             conclusion = .proceed
         case .rewrite(let params)?:
+            size = RuleValue.payloadBytes(of: params)
             rewrites.merge(params) { _, new in new }
             requestVersion += 1
             conclusion = .proceed
         case .redirect(let url, let params)?:
+            size = url.utf8.count + RuleValue.payloadBytes(of: params)
             conclusion = .redirect(url, params)
         case .reject(let reason, let code)?:
+            size = reason.utf8.count
             conclusion = .stop(.reject(Rejection(.rule, reason: reason, code: code, rule: step.name)))
         case .gate(let url, let resume)?:
+            size = url.utf8.count
             if let loop = gateLoop(url, from: ruleRequest.url) {
                 detail = loop
                 conclusion = .stop(.reject(Rejection(.gateLoop, reason: loop, code: 508, rule: step.name)))
@@ -325,7 +313,20 @@ struct DecisionRun {
         case .next?:
             conclusion = .decline
         case .respond(let value)?:
+            size = value.payloadBytes
             conclusion = .stop(.respond(value))
+        }
+        if size > 0 {
+            verdictBytes += size
+            if verdictBytes > decider.options.maximumVerdictBytes {
+                let reason = "rule \"\(step.name)\" returned a verdict of \(size) bytes, which brings the decision's verdicts to "
+                    + "\(verdictBytes) bytes, more than the \(decider.options.maximumVerdictBytes) a decision may carry "
+                    + "(DeciderOptions.maximumVerdictBytes)"
+                record(TraceStep(
+                    step.stage, name: step.stage == .fallback ? nil : step.name, location: step.location,
+                    detail: "verdict too large", error: reason, nanoseconds: lap(), instructions: instructions))
+                return .stop(.reject(Rejection(.decisionBudget, reason: reason, code: 500, rule: step.name)))
+            }
         }
         record(TraceStep(
             step.stage, name: step.stage == .fallback ? nil : step.name, location: step.location, verdict: verdict,

@@ -10,17 +10,20 @@ extension LuaState {
     /// has left, and what it used is taken from it — plus one interval: the count hook
     /// starts afresh with every call, so up to an interval of each call's instructions is
     /// never counted, and charging it up front keeps the decision's count an upper bound.
+    @inline(__always)
     func budgeted(_ call: () -> Int32) -> (status: Int32, instructions: Int) {
-        let limits = context.pointee.limits
-        let budgeted = limits.instructions < Int.max
+        let context = self.context
+        let perCall = context.pointee.limits.instructions
+        let interval = context.pointee.limits.instructionInterval
+        let budgeted = perCall < Int.max
         let decisionLeft = context.pointee.decisionLeft
-        let available = !budgeted || decisionLeft == .max ? Int.max : decisionLeft - limits.instructionInterval
+        let available = !budgeted || decisionLeft == .max ? Int.max : decisionLeft - interval
         // Outside a decision each evaluation has the whole time backstop to itself.
         if decisionLeft == .max { context.pointee.restartClock() }
         context.pointee.instructionsUsed = 0
         context.pointee.nextClockRead = 0
-        context.pointee.evaluationLimit = budgeted ? min(limits.instructions, available) : .max
-        context.pointee.limitedByDecision = available < limits.instructions
+        context.pointee.evaluationLimit = budgeted ? min(perCall, available) : .max
+        context.pointee.limitedByDecision = available < perCall
         // A decision with nothing left fails the call at its first instruction.
         context.pointee.tripped = available <= 0
         context.pointee.memoryExhausted = false
@@ -29,7 +32,7 @@ extension LuaState {
         if context.pointee.lineRecorder != nil {
             status = callRecordingLines(call, budgeted: budgeted)
         } else if budgeted {
-            lua_sethook(handle, SandboxContext.countHook, LUA_MASKCOUNT, context.pointee.tripped ? 1 : context.pointee.countInterval)
+            lua_sethook(handle, SandboxContext.countHook, LUA_MASKCOUNT, available <= 0 ? 1 : context.pointee.countInterval)
             status = call()
             lua_sethook(handle, nil, 0, 0)
         } else {
@@ -38,7 +41,7 @@ extension LuaState {
         context.pointee.metering = false
         let used = context.pointee.instructionsUsed
         if available < .max {
-            let spent = used.addingReportingOverflow(limits.instructionInterval)
+            let spent = used.addingReportingOverflow(interval)
             context.pointee.decisionLeft = spent.overflow ? 0 : max(0, decisionLeft - spent.partialValue)
         }
         return (status, budgeted ? used : 0)
