@@ -30,13 +30,13 @@ final class LuaState {
     /// released after `deinit` has closed the state.
     var coverageLog: CoverageLog?
 
-    // The six properties below are read whenever a rule reads a `req` field (the last two
-    // only for `req.source`), from a C callback that finds this instance through the
-    // state, so the compiler cannot prove their accesses exclusive and checks each at run
-    // time. Unchecked is sound: a state is used by one thread at a time (not `Sendable`;
+    // The seven properties below are read whenever a rule reads a `req` field (two only for
+    // `req.source`, one only for a name of `req.query` or a declared parameter read from
+    // it), from a C callback that finds this instance through the state, so the compiler
+    // cannot prove their accesses exclusive and checks each at run time. Unchecked is sound: a state is used by one thread at a time (not `Sendable`;
     // an engine is lent to one borrower), and no access to them overlaps another — each
-    // is a plain read or write, or a `scratch` or `sourceNames` mutation that calls out to
-    // nothing that touches this instance.
+    // is a plain read or write, or a `scratch`, `sourceNames` or `parsedQuery` mutation that
+    // calls out to nothing that touches this instance.
 
     /// The request `req` stands for while a ``RuleSession`` evaluates, and its
     /// generation: a `req` userdata of another generation is stale.
