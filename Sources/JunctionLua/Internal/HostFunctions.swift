@@ -92,8 +92,9 @@ enum HostFunctions {
     }
 
     /// `stopped()`: the error that ends the evaluation whatever catches it — the budget's
-    /// once it is spent, or Lua's memory error once memory ran out — or nil. Cannot raise
-    /// (both strings exist already: the prelude holds them as constants).
+    /// once it is spent, or Lua's memory error once memory ran out — or nil. Pushing the
+    /// memory message allocates nothing (Lua keeps that string for good); the budget's is
+    /// short, and a spent budget still lets the heap grow that little.
     static let stopped: lua_CFunction = { state in
         let context = SandboxContext.of(state)
         if context.pointee.memoryExhausted {
