@@ -271,6 +271,53 @@ import Testing
         end
         """
 
+    /// `pairs` visits keys in one order on every engine: Lua's own follows string hashes
+    /// seeded per state from the clock and addresses, so a rule returning the first flag
+    /// it found decided differently on two devices. Numbers ascending, strings by their
+    /// bytes, then `false`, `true` — in plain tables, read-only arguments and `req`'s maps.
+    static let orderProbe = """
+        local function keys(t)
+          local out = {}
+          for k, v in pairs(t) do out[#out + 1] = tostring(k) .. "=" .. tostring(v) end
+          return table.concat(out, " ")
+        end
+        function order(ctx)
+          local t = { zeta = 1, alpha = 2, [3] = "c", [1] = "a", [2.5] = "x", beta = 3, [true] = "t", [false] = "f", [-1] = "m",
+                      ["\u{E9}"] = "e", B = "upper" }
+          local cleared, seen = { a = 1, b = 2, c = 3 }, {}
+          for k in pairs(cleared) do seen[#seen + 1] = k; cleared.b = nil end
+          return keys(t) .. " | " .. keys(ctx) .. " | " .. table.concat(seen, ",")
+        end
+        function big(n)
+          local t = {}
+          for i = 1, n do t["k" .. i] = i end
+          local count = 0
+          for _ in pairs(t) do count = count + 1 end
+          return count
+        end
+        """
+
+    @Test func pairsVisitsKeysInOneOrderOnEveryEngine() throws {
+        let context: RuleValue = ["zulu": 1, "alpha": ["x": 1], "mike": true, "Bravo": "b"]
+        let expected = "-1=m 1=a 2.5=x 3=c B=upper alpha=2 beta=3 zeta=1 \u{E9}=e false=f true=t"
+            + " | Bravo=b alpha=table mike=true zulu=1 | a,c"
+        for _ in 0..<3 {
+            let engine = try Self.engine(Self.orderProbe)
+            #expect(try engine.evaluate("order", arguments: [context]).value == .string(expected))
+        }
+    }
+
+    /// Ordering the keys is charged: a key an element, and a comparison per key and level.
+    @Test func pairsIsChargedForTheKeysItOrders() throws {
+        let engine = try Self.engine(Self.orderProbe, limits: SandboxLimits(instructionInterval: 1, decisionTime: .seconds(120)))
+        let small = try engine.evaluate("big", arguments: [10])
+        let large = try engine.evaluate("big", arguments: [1_000])
+        #expect(large.value == 1_000)
+        // 990 more keys: at least 990 × (1 + log2 990) more units than the small table's, on
+        // top of the loops' instructions.
+        #expect(large.instructions - small.instructions > 990 * 11)
+    }
+
     @Test func valuesShowNoAddressAndTheSameOnEveryEngine() throws {
         var shown: [RuleValue] = []
         var logged: [[String]] = []

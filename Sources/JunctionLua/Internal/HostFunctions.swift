@@ -28,7 +28,7 @@ enum HostFunctions {
     static let installPrelude: lua_CFunction = { state in
         let context = SandboxContext.of(state)
         lua_settop(state, 1)
-        lua_createtable(state, 0, 25)
+        lua_createtable(state, 0, 26)
         setField(state, "stopped", stopped)
         setField(state, "upvalues", upvalues)
         setField(state, "is_c_function", isCFunction)
@@ -41,6 +41,7 @@ enum HostFunctions {
         setField(state, "log_info", logInfo)
         setField(state, "log_warn", logWarning)
         setField(state, "tostring", stableToString)
+        setField(state, "ordered_pairs", OrderedIteration.pairs)
         setField(state, "rule_position", rulePosition)
         setField(state, "version_compare", RuleHelpers.compareVersions)
         setField(state, "rollout", RuleHelpers.rollout)

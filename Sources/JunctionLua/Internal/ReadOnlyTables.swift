@@ -185,22 +185,16 @@ enum ReadOnlyTables {
         return 1
     }
 
-    /// `__pairs`: returns `iterate` closed over the backing, the proxy, and `nil`.
+    /// `__pairs`: the backing's fields in ``OrderedIteration``'s fixed order, the proxy,
+    /// and `nil`.
     private static let pairs: lua_CFunction = { state in
+        lua_settop(state, 1)
         guard ReadOnlyTables.pushBacking(state, of: 1) else { return ReadOnlyTables.refuseForeignTable(state) }
-        lua_pushcclosure(state, ReadOnlyTables.iterate, 1)
+        OrderedIteration.pushIterator(state, over: 2)
+        jl_replace(state, 2)
         lua_pushvalue(state, 1)
         lua_pushnil(state)
         return 3
-    }
-
-    /// The iterator `pairs` returns: `next` over upvalue 1, the backing; its first
-    /// argument (the proxy) is ignored.
-    private static let iterate: lua_CFunction = { state in
-        lua_settop(state, 2)
-        if lua_next(state, jl_upvalueindex(1)) != 0 { return 2 }
-        lua_pushnil(state)
-        return 1
     }
 
     /// `__index` of a frozen table whose old `__index` was a function: upvalue 1 is

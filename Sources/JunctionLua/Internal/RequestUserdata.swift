@@ -374,7 +374,8 @@ enum RequestUserdata {
         jl_error_string(state, "req is read-only; return rewrite{ params = { ... } } to change parameters")
     }
 
-    /// `pairs(view)`: a table of everything the view holds, then Lua's `next` over it.
+    /// `pairs(view)`: a table of everything the view holds, iterated in
+    /// ``OrderedIteration``'s fixed order.
     private static let pairs: lua_CFunction = { state in
         let block = lua_touserdata(state, 1).unsafelyUnwrapped.load(as: Block.self)
         let view = RequestView(rawValue: block.view) ?? .request
@@ -397,20 +398,12 @@ enum RequestUserdata {
                 lua_createtable(state, 0, 0)
             }
         }
-        jl_pushcfunction(state, nextField)
-        jl_insert(state, 2)  // next, table
+        // The snapshot's fields (a read-only table's through its backing) in the fixed order.
+        if ReadOnlyTables.pushBacking(state, of: 2) { jl_replace(state, 2) }
+        OrderedIteration.pushIterator(state, over: 2)  // 3
+        jl_insert(state, 2)  // iterator, table
         lua_pushnil(state)
         return 3
-    }
-
-    /// The iterator `pairs` returns: `next` over the snapshot table; read-only tables
-    /// are iterated through their backing.
-    private static let nextField: lua_CFunction = { state in
-        lua_settop(state, 2)
-        if ReadOnlyTables.pushBacking(state, of: 1) { jl_replace(state, 1) }
-        if lua_next(state, 1) != 0 { return 2 }
-        lua_pushnil(state)
-        return 1
     }
 
     /// `tostring(req)`: `request myapp://...`; a map: `req.params`.

@@ -286,7 +286,7 @@ enum SandboxPrelude {
     -- The globals rules see, read-only in the same way.
     local env  -- the bundle's environment, set below
     local G = {
-      assert = assert, error = error, ipairs = ipairs, pairs = pairs, select = select,
+      assert = assert, error = error, ipairs = ipairs, pairs = host.ordered_pairs, select = select,
       tonumber = tonumber, tostring = stable_tostring, type = type, rawequal = rawequal, rawlen = rawlen,
       rawget = rawget, getmetatable = getmetatable, _VERSION = _VERSION,
       string = string, table = table, math = math, utf8 = utf8,
