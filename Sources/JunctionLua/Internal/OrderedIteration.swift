@@ -13,9 +13,9 @@ internal import Foundation  // memcmp
 /// so a field cleared during the loop is skipped as Lua's `next` would skip it.
 ///
 /// Lua may raise (a `longjmp`) wherever it allocates, so the Swift work — describing and
-/// sorting the keys — runs between calls that cannot raise, in a block of Lua's memory (a
-/// userdata on the stack), and holds no Swift reference. It needs nothing of the sandbox:
-/// read-only tables, which use it, work in any state.
+/// sorting the keys — runs where no call can raise: the array it fills is made first,
+/// with a slot for every key. It needs nothing of the sandbox: read-only tables, which use
+/// it, work in any state.
 enum OrderedIteration {
     /// `pairs(t)`: `t`'s `__pairs` if it has one (read-only tables and `req`, which iterate
     /// in this same order), else the ordered iterator over `t`, `t`, `nil`.
@@ -38,52 +38,135 @@ enum OrderedIteration {
     /// or the budget when the table has more keys than the evaluation can pay for.
     static func pushIterator(_ state: OpaquePointer?, over index: Int32) {
         let source = lua_absindex(state, index)
-        luaL_checkstack(state, 4, nil)
-        // The keys in Lua's order: raising here holds nothing of Swift's.
-        lua_createtable(state, 0, 0)
-        let keys = lua_gettop(state)
-        var count: lua_Integer = 0
+        pushOrderedKeys(state, of: source)
+        pushIterator(state, keys: lua_gettop(state), over: source)
+        jl_remove(state, -2)
+    }
+
+    /// Pushes an iterator over the table at `index` that visits the keys of the array at
+    /// `keys` (from ``pushOrderedKeys(_:of:)``, perhaps kept from an earlier call: ordering
+    /// is charged each time all the same, so what a rule pays does not depend on what ran
+    /// before). May raise.
+    static func pushIterator(_ state: OpaquePointer?, keys: Int32, over index: Int32) {
+        let (keys, source) = (lua_absindex(state, keys), lua_absindex(state, index))
+        if !charge(state, cost(of: Int(lua_rawlen(state, keys)))) { _ = SandboxContext.raiseBudgetExceeded(state) }
+        luaL_checkstack(state, 3, nil)
+        lua_pushvalue(state, keys)
+        lua_pushvalue(state, source)
+        lua_pushinteger(state, 0)
+        lua_pushcclosure(state, step, 3)
+    }
+
+    /// Pushes an array of the keys of the table at `index` in the fixed order. May raise
+    /// (memory).
+    static func pushOrderedKeys(_ state: OpaquePointer?, of index: Int32) {
+        let source = lua_absindex(state, index)
+        luaL_checkstack(state, 3, nil)
+        var count = 0
         lua_pushnil(state)
         while lua_next(state, source) != 0 {
             jl_pop(state, 1)
-            lua_pushvalue(state, -1)
             count += 1
-            lua_rawseti(state, keys, count)
         }
-        let elements = Int(count)
-        let comparisons = elements > 1 ? elements * (Int.bitWidth - (elements - 1).leadingZeroBitCount) : 0
-        if !charge(state, elements + comparisons) { _ = SandboxContext.raiseBudgetExceeded(state) }
-        // Room to sort in, then the ordered keys with array slots for all.
-        let room = lua_newuserdatauv(state, max(elements, 1) * (MemoryLayout<Key>.stride + MemoryLayout<Int32>.stride), 0)
+        // Array slots for every key, made first: filling them cannot raise.
         lua_createtable(state, Int32(clamping: count), 0)
-        let ordered = lua_gettop(state)
-        if elements > 0 {
-            let order = sortedPositions(state, keys: keys, count: elements, in: room.unsafelyUnwrapped)
-            for position in 0..<elements {
-                // Existing entries into slots made above: neither call allocates.
-                lua_rawgeti(state, keys, lua_Integer(order[position]))
-                lua_rawseti(state, ordered, lua_Integer(position + 1))
+        order(state, source, into: lua_gettop(state), count: count)
+    }
+
+    /// Runs `body` with the heap's growth uncharged: for an array of ordered keys kept
+    /// beyond the evaluation (a read-only table's), which only the first evaluation to ask
+    /// would pay for — what a rule pays must not depend on what ran before.
+    /// ``pushIterator(_:keys:over:)`` charges the ordering each time. `body` may raise
+    /// (memory; the evaluation then ends with its metering off, as a memory error ends it
+    /// anyway); it must hold no Swift reference.
+    static func unmetered(_ state: OpaquePointer?, _ body: () -> Void) {
+        var allocatorData: UnsafeMutableRawPointer?
+        _ = lua_getallocf(state, &allocatorData)
+        let context = allocatorData?.assumingMemoryBound(to: MemoryBudget.self).pointee.context
+        let metering = context?.pointee.metering ?? false
+        context?.pointee.metering = false
+        body()
+        context?.pointee.metering = metering
+    }
+
+    /// What ordering `count` keys is charged: a key an element, and `n·log2 n` comparisons.
+    private static func cost(of count: Int) -> Int {
+        count + (count > 1 ? count * (Int.bitWidth - (count - 1).leadingZeroBitCount) : 0)
+    }
+
+    /// Puts the `count` keys of the table at `source` into the array at `ordered` in the
+    /// fixed order. Makes no call that can raise — `lua_next` over a table nothing changes,
+    /// reads, stores into slots that exist — so it may hold the Swift buffers it sorts in.
+    private static func order(_ state: OpaquePointer?, _ source: Int32, into ordered: Int32, count: Int) {
+        guard count > 1 else {
+            lua_pushnil(state)
+            if count == 1, lua_next(state, source) != 0 {
+                jl_pop(state, 1)
+                lua_rawseti(state, ordered, 1)
+            }
+            return
+        }
+        withUnsafeTemporaryAllocation(of: Key.self, capacity: count) { buffer in
+            var keys = buffer
+            // The keys as the sort compares them; a string's bytes stay alive in the table.
+            var position = 0
+            lua_pushnil(state)
+            while lua_next(state, source) != 0 {
+                jl_pop(state, 1)
+                keys.initializeElement(at: position, to: Key(state, at: -1, position: Int32(position)))
+                position += 1
+            }
+            keys.sort(by: Key.precedes)
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { rank in
+                for (place, key) in keys.enumerated() { rank[Int(key.position)] = Int32(place + 1) }
+                // Lua's order again, each key into its place.
+                position = 0
+                lua_pushnil(state)
+                while lua_next(state, source) != 0 {
+                    jl_pop(state, 1)
+                    lua_pushvalue(state, -1)
+                    lua_rawseti(state, ordered, lua_Integer(rank[position]))
+                    position += 1
+                }
             }
         }
-        lua_pushvalue(state, source)
-        lua_pushinteger(state, 0)
-        lua_pushcclosure(state, step, 3)  // takes the ordered keys; the room stays below, dropped next
-        jl_replace(state, keys)  // the iterator where the raw keys were
-        lua_settop(state, keys)
     }
 
     /// One key of the table being ordered, as the sort compares it.
     private struct Key {
-        /// Where the key is in the array of raw keys (1-based).
+        /// Where the key comes in Lua's order (0-based).
         var position: Int32
         /// Numbers, strings, booleans, the rest.
-        var rank: UInt8
-        var isInteger: Bool
-        var integer: Int64
-        var number: Double
-        /// A string's bytes, kept alive by the array of raw keys while the sort runs.
+        var rank: UInt8 = 3
+        var isInteger = false
+        var integer: Int64 = 0
+        var number: Double = 0
+        /// A string's bytes, kept alive by the table while the sort runs.
         var bytes: UnsafeRawPointer?
-        var length: Int
+        var length = 0
+
+        /// The key at `index` of the stack. Reads only: cannot raise.
+        init(_ state: OpaquePointer?, at index: Int32, position: Int32) {
+            self.position = position
+            switch lua_type(state, index) {
+            case LUA_TNUMBER:
+                rank = 0
+                if lua_isinteger(state, index) != 0 {
+                    isInteger = true
+                    integer = lua_tointegerx(state, index, nil)
+                } else {
+                    number = lua_tonumberx(state, index, nil)
+                }
+            case LUA_TSTRING:
+                rank = 1
+                bytes = UnsafeRawPointer(lua_tolstring(state, index, &length))  // a string: not converted
+            case LUA_TBOOLEAN:
+                rank = 2
+                integer = Int64(lua_toboolean(state, index))
+            default:
+                break
+            }
+        }
 
         /// Whether `a` comes before `b`.
         static func precedes(_ a: Key, _ b: Key) -> Bool {
@@ -114,46 +197,6 @@ enum OrderedIteration {
             return true
         }
         return SandboxContext.charge(state, units)
-    }
-
-    /// The positions of the raw keys in the fixed order, sorted in `room` (a userdata big
-    /// enough for `count` keys and positions). Makes no call that can raise: only reads of
-    /// existing entries.
-    private static func sortedPositions(
-        _ state: OpaquePointer?, keys: Int32, count: Int, in room: UnsafeMutableRawPointer
-    ) -> UnsafeMutablePointer<Int32> {
-        let described = room.bindMemory(to: Key.self, capacity: count)
-        for position in 0..<count {
-            _ = lua_rawgeti(state, keys, lua_Integer(position + 1))
-            var key = Key(position: Int32(position + 1), rank: 3, isInteger: false, integer: 0, number: 0, bytes: nil, length: 0)
-            switch lua_type(state, -1) {
-            case LUA_TNUMBER:
-                key.rank = 0
-                if lua_isinteger(state, -1) != 0 {
-                    key.isInteger = true
-                    key.integer = lua_tointegerx(state, -1, nil)
-                } else {
-                    key.number = lua_tonumberx(state, -1, nil)
-                }
-            case LUA_TSTRING:
-                key.rank = 1
-                var length = 0
-                key.bytes = UnsafeRawPointer(lua_tolstring(state, -1, &length))  // a string: not converted
-                key.length = length
-            case LUA_TBOOLEAN:
-                key.rank = 2
-                key.integer = Int64(lua_toboolean(state, -1))
-            default:
-                break
-            }
-            jl_pop(state, 1)
-            (described + position).initialize(to: key)
-        }
-        var buffer = UnsafeMutableBufferPointer(start: described, count: count)
-        buffer.sort(by: Key.precedes)
-        let order = UnsafeMutableRawPointer(described + count).bindMemory(to: Int32.self, capacity: count)
-        for position in 0..<count { order[position] = described[position].position }
-        return order
     }
 
     /// The iterator: upvalue 1 is the ordered keys, 2 the table, 3 how many keys it has

@@ -186,16 +186,31 @@ enum ReadOnlyTables {
     }
 
     /// `__pairs`: the backing's fields in ``OrderedIteration``'s fixed order, the proxy,
-    /// and `nil`.
+    /// and `nil`. A read-only table never changes, so its ordered keys are made once and
+    /// kept in its metatable, where no rule reaches them.
     private static let pairs: lua_CFunction = { state in
         lua_settop(state, 1)
-        guard ReadOnlyTables.pushBacking(state, of: 1) else { return ReadOnlyTables.refuseForeignTable(state) }
-        OrderedIteration.pushIterator(state, over: 2)
-        jl_replace(state, 2)
+        guard ReadOnlyTables.pushBacking(state, of: 1), lua_getmetatable(state, 1) != 0 else {  // 2, 3
+            return ReadOnlyTables.refuseForeignTable(state)
+        }
+        if lua_rawgetp(state, 3, orderKey) != LUA_TTABLE {  // 4
+            jl_pop(state, 1)
+            OrderedIteration.unmetered(state) {
+                OrderedIteration.pushOrderedKeys(state, of: 2)
+                lua_pushvalue(state, -1)
+                lua_rawsetp(state, 3, orderKey)
+            }
+        }
+        OrderedIteration.pushIterator(state, keys: 4, over: 2)
         lua_pushvalue(state, 1)
         lua_pushnil(state)
         return 3
     }
+
+    /// Its address, as a light userdata, is the metatable key of a read-only table's
+    /// ordered keys.
+    private static let orderKeyName: StaticString = "junction.readOnlyTable.order"
+    private static var orderKey: UnsafeRawPointer { UnsafeRawPointer(orderKeyName.utf8Start) }
 
     /// `__index` of a frozen table whose old `__index` was a function: upvalue 1 is
     /// the backing, upvalue 2 the old function, which is called with the proxy.
