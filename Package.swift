@@ -59,20 +59,27 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // What several test targets share: a seeded generator and a log that tests read back.
+        .target(
+            name: "JunctionTestSupport",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Tests/JunctionTestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "JunctionCoreTests",
-            dependencies: ["JunctionCore"],
+            dependencies: ["JunctionCore", "JunctionTestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "JunctionLuaTests",
-            dependencies: ["JunctionLua", "JunctionCore", "CLua"],
+            dependencies: ["JunctionLua", "JunctionCore", "JunctionTestSupport", "CLua"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "JunctionTests",
-            dependencies: ["Junction"],
+            dependencies: ["Junction", "JunctionTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

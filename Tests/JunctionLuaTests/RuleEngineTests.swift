@@ -3,6 +3,7 @@ import JunctionLua
 import Logging
 import Synchronization
 import Testing
+import JunctionTestSupport
 
 @Suite struct RuleEngineTests {
     static func engine(_ text: String, name: String = "rules/main.lua", limits: SandboxLimits = SandboxLimits()) throws -> RuleEngine {

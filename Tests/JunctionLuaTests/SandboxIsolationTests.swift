@@ -2,6 +2,7 @@ import JunctionCore
 import JunctionLua
 import Logging
 import Testing
+import JunctionTestSupport
 
 /// Nothing crosses evaluations: what one decision did — with whose token, which patterns,
 /// how much memory — cannot be read back by a later one, whether by value, by address, by

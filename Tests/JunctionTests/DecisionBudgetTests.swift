@@ -2,6 +2,7 @@ import Foundation
 import Junction
 import Logging
 import Testing
+import JunctionTestSupport
 
 /// One decision is bounded however its rules are arranged: the work of every rule it runs
 /// shares ``SandboxLimits/decisionInstructions``, its verdicts share

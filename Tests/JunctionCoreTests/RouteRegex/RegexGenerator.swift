@@ -1,3 +1,5 @@
+import JunctionTestSupport
+
 /// Random route regexes over a small alphabet, from the syntax ``RouteRegex`` and Swift's
 /// `Regex` share, and random short subjects over the same alphabet: the inputs of the
 /// differential test.

@@ -1,5 +1,6 @@
 import JunctionCore
 import Testing
+import JunctionTestSupport
 
 /// Seeded random inputs: parsing never crashes, and whatever parses holds together.
 @Suite struct URIRobustnessTests {

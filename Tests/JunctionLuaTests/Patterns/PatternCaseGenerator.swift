@@ -1,4 +1,5 @@
 import JunctionCore
+import JunctionTestSupport
 
 /// Random subjects and patterns for the pattern tests: subjects over a small alphabet
 /// (with a NUL and a byte above 127), patterns from every construct of Lua's patterns —

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import JunctionLua
+import JunctionTestSupport
 
 /// The steps ``PatternMatcher`` charges are an upper bound of the work matching does: on
 /// random and on hostile patterns, never fewer than ``CountingReferenceMatcher`` counts —

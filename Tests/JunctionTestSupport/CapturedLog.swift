@@ -1,23 +1,26 @@
-import Logging
+public import Logging
 import Synchronization
 
 /// A logger whose messages a test reads back: every copy of its handler appends to one list.
-final class CapturedLog: Sendable {
+public final class CapturedLog: Sendable {
     private let storage = Mutex<[(level: Logger.Level, message: String)]>([])
 
+    /// An empty log.
+    public init() {}
+
     /// A logger that appends here.
-    var logger: Logger {
+    public var logger: Logger {
         Logger(label: "junction.test") { _ in Handler(log: self) }
     }
 
     /// Every message so far, in order.
-    var messages: [String] { storage.withLock { $0.map(\.message) } }
+    public var messages: [String] { storage.withLock { $0.map(\.message) } }
 
     /// Every message so far, with its level.
-    var entries: [(level: Logger.Level, message: String)] { storage.withLock { $0 } }
+    public var entries: [(level: Logger.Level, message: String)] { storage.withLock { $0 } }
 
     /// Forgets the messages so far.
-    func clear() { storage.withLock { $0.removeAll() } }
+    public func clear() { storage.withLock { $0.removeAll() } }
 
     private struct Handler: LogHandler {
         let log: CapturedLog
