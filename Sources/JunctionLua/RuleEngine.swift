@@ -61,7 +61,7 @@ public final class RuleEngine {
             printHandler: { line in logger.info("\(line)", metadata: ["source": "lua print"]) },
             logHandler: { level, line in logger.log(level: level, "\(line)", metadata: ["source": "lua log"]) })
         if coverage { state.startRecordingCoverage() }
-        state.valueLimits = valueLimits
+        state.frame.valueLimits = valueLimits
         let base = state.stackHeight
         for source in sources {
             try state.run(source: source.text, chunkName: source.name, results: 0)
@@ -72,6 +72,7 @@ public final class RuleEngine {
         functionNames = sealed.names
         functionsReference = sealed.functions
         callablesReference = sealed.callables
+        state.frame.declaredFunctions = sealed.callables
         declarations = RuleDeclarations(summary: sealed.summary)
         let names = sealed.names
         functionIndex = Dictionary(names.enumerated().map { ($1, $0 + 1) }, uniquingKeysWith: { first, _ in first })
@@ -135,19 +136,12 @@ public final class RuleEngine {
         return try call(target, first: first, count: count)
     }
 
-    /// Pushes what a session's calls share — the message handler, then the array of
-    /// declared functions — so that each call only looks its function up in that array.
-    /// - Throws: `LuaError` when the stack cannot grow.
-    func pushCallFrame() throws(LuaError) {
-        try state.pushCallFrame(functions: callablesReference)
-    }
-
-    /// Calls declared function `index` with copies of the `count` stack values from
-    /// `first`, through the frame ``pushCallFrame()`` left at `frame`.
-    func callDeclared(_ index: Int, frame: Int32, first: Int32, count: Int32) throws(LuaError) -> RuleResult {
+    /// Calls declared function `index` with the `req` and `ctx` of the call frame whose
+    /// message handler is at slot `handler` (see ``RequestFrame``).
+    func callDeclared(_ index: Int, handler: Int32) throws(LuaError) -> RuleResult {
         precondition(index >= 1, "declared function indices start at 1")
         let (value, instructions) = try state.call(
-            function: index, inArrayAt: frame + 1, handler: frame, first: first, count: count,
+            function: index, inArrayAt: handler + 1, handler: handler, first: handler - 2, count: 2,
             chunkName: "declared function", limits: valueLimits)
         return RuleResult(value: value, instructions: instructions)
     }
@@ -169,10 +163,11 @@ public final class RuleEngine {
             precondition(declared >= 1, "declared function indices start at 1")
             (array, index, name) = (callablesReference, declared, "declared function")  // a literal: no allocation per call
         }
-        let handler = try state.startCall(function: array, at: index, arguments: count)
-        state.pushCopies(first: first, count: count)
-        let (value, instructions) = try state.finishCall(
-            handler: handler, arguments: count, function: array, at: index, chunkName: name, limits: valueLimits)
+        let handler = try state.pushCallFrame(functions: array)
+        defer { state.reset(to: handler - 1) }
+        let (value, instructions) = try state.call(
+            function: index, inArrayAt: handler + 1, handler: handler, first: first, count: count, chunkName: name,
+            limits: valueLimits)
         return RuleResult(value: value, instructions: instructions)
     }
 }

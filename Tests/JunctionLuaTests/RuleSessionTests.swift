@@ -185,4 +185,40 @@ import JunctionCore
             #expect(Array(text.utf8) == Array(source.rawValue.utf8))
         }
     }
+
+    /// A caller hands the session the request before every rule and keeps no count of
+    /// its own: the same request again changes nothing (what rules read of it, such as the
+    /// parsed query, is kept), while another request — even an equal one — is read anew.
+    @Test func settingTheSameRequestAgainIsANoOp() throws {
+        let engine = try RuleEngine(
+            sources: [RuleSource(name: "q.lua", text: """
+                interceptor { name = "q", all = true, run = function(req, ctx) return respond(req.query.q) end }
+                """)],
+            limits: SandboxLimits(decisionTime: .seconds(120)))
+        let readQ = engine.declarations.interceptors[0].function
+        let url = "myapp://user/42?" + (1...2_000).map { "k\($0)=v" }.joined(separator: "&") + "&q=x"
+        let queryLength = url.utf8.count - "myapp://user/42?".utf8.count
+        let request = try Self.request(url)
+        let equal = try Self.request(url)
+        let outcome = try engine.withSession(context: .empty) { session in
+            Result { () throws(LuaError) -> (generations: [Int], instructions: [Int], values: [RuleValue]) in
+                var outcome: (generations: [Int], instructions: [Int], values: [RuleValue]) = ([], [], [])
+                for next in [request, request, equal] {
+                    session.setRequest(next)
+                    outcome.generations.append(engine.state.frame.generation)
+                    let result = try session.evaluate(declared: readQ)
+                    outcome.instructions.append(result.instructions)
+                    outcome.values.append(result.value)
+                }
+                return outcome
+            }
+        }.get()
+        #expect(outcome.values.allSatisfy { $0 == .table(["verdict": "respond", "value": "x"]) })
+        #expect(outcome.generations[0] == outcome.generations[1])
+        #expect(outcome.generations[2] != outcome.generations[1])
+        // Parsing the query is charged a byte an instruction (counted a thousand at a
+        // time): to the first read and to the equal request's, not to the second read.
+        #expect(outcome.instructions[0] - outcome.instructions[1] >= queryLength - 1_000)
+        #expect(outcome.instructions[2] - outcome.instructions[1] >= queryLength - 1_000)
+    }
 }

@@ -80,6 +80,10 @@ public struct RuleRequest: Sendable {
         storage = CopyOnWrite(Fields(request: request, target: .matched(match), rewrites: rewrites))
     }
 
+    /// Whether `other` is this very request (a copy of the same value), not merely an equal
+    /// one: a constant-time test for callers that hand one request to rule after rule.
+    package func isIdentical(to other: RuleRequest) -> Bool { storage.isIdentical(to: other.storage) }
+
     /// The whole URL.
     public var url: String { uri.string }
     /// The scheme, `""` for a relative URL.

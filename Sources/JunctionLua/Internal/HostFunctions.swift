@@ -277,18 +277,13 @@ enum HostFunctions {
 
     /// The line ``joinArguments(_:)`` left on top of the stack. Cannot raise.
     private static func joinedLine(_ state: OpaquePointer?) -> String {
-        var length = 0
-        let bytes = lua_tolstring(state, -1, &length)
-        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+        LuaState.string(at: -1, in: state)
     }
 
     /// The last resort for an error outside any protected call, which would
     /// otherwise `abort()` silently. JunctionLua never makes such a call on purpose.
     static let panic: lua_CFunction = { state in
-        let message =
-            lua_type(state, -1) == LUA_TSTRING
-            ? String(cString: lua_tolstring(state, -1, nil))
-            : "(error object is a \(String(cString: jl_typename(state, -1))) value)"
+        let message = LuaState.errorText(at: -1, in: state)
         fatalError("JunctionLua: Lua raised an error outside a protected call: \(message)")
     }
 

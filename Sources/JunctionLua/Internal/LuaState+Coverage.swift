@@ -30,7 +30,7 @@ extension LuaState {
                 message: "cannot read the compiled chunk's line information for coverage: "
                     + "this Lua's bytecode format is not Lua 5.4's (\(error))")
         }
-        guard lua_checkstack(handle, 3) != 0 else { throw Self.coverageMemoryError(chunkName) }
+        try reserveStack(3, chunkName: chunkName, activity: "record coverage")
         var function = lua_Debug()
         lua_pushvalue(handle, -1)
         _ = lua_getinfo(handle, HostFunctions.cString(">S"), &function)  // pops the copy
@@ -48,11 +48,5 @@ extension LuaState {
         let status = call()
         lua_sethook(handle, nil, 0, 0)
         return status
-    }
-
-    private static func coverageMemoryError(_ chunkName: String) -> LuaError {
-        LuaError(
-            code: .memory, chunkName: chunkName, line: nil,
-            message: "not enough Lua stack to record coverage; the state's memory limit is reached")
     }
 }

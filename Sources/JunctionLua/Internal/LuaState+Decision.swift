@@ -27,7 +27,6 @@ extension LuaState {
     /// it dropped, if any.
     func endDecision() {
         context.pointee.decisionLeft = .max
-        parsedQuery = nil
         reportDroppedOutput()
     }
 
@@ -41,16 +40,5 @@ extension LuaState {
     func emit(_ line: String, level: Logger.Level?) {
         guard let admitted = output.admit(line) else { return }
         if let level { logHandler(level, admitted) } else { printHandler(admitted) }
-    }
-
-    /// Each name's first value in `request`'s query, parsed once for `generation` (the
-    /// request's) and kept until the request changes; parsing is charged to the budget
-    /// (a byte an instruction). `nil` when the budget cannot pay for it.
-    func queryValues(of request: RuleRequest, generation: Int) -> [String: String]? {
-        if let parsed = parsedQuery, parsed.generation == generation { return parsed.values }
-        guard SandboxContext.charge(handle, request.queryLength) else { return nil }
-        let values = request.firstQueryValues
-        parsedQuery = (generation, values)
-        return values
     }
 }

@@ -57,7 +57,7 @@ extension LuaState {
                 code: .binaryChunkRefused, chunkName: chunkName, line: nil,
                 message: "refusing a binary (precompiled) chunk; rules must be Lua source text")
         }
-        guard lua_checkstack(handle, 3) != 0 else { throw memoryError(chunkName) }
+        try reserveStack(3, chunkName: chunkName, activity: "run a chunk")
         let handler = lua_gettop(handle) + 1
         jl_pushcfunction(handle, HostFunctions.messageHandler)  // a light C function: cannot raise
         let status = load(source, chunkName: chunkName)
@@ -115,7 +115,7 @@ extension LuaState {
         precondition(context.pointee.seal != LUA_NOREF, "a bundle is sealed once")
         let base = lua_gettop(handle)
         defer { lua_settop(handle, base) }
-        guard lua_checkstack(handle, 8) != 0 else { throw memoryError(Self.setupChunkName) }
+        try reserveStack(8, chunkName: Self.setupChunkName, activity: "seal the bundle")
         jl_pushcfunction(handle, HostFunctions.messageHandler)
         lua_rawgeti(handle, jl_registryindex(), lua_Integer(context.pointee.seal))
         // → functions, names, reachable, summary, callables
@@ -137,7 +137,7 @@ extension LuaState {
         if count > 0 {
             for index in 1...count {
                 lua_rawgeti(handle, namesIndex, lua_Integer(index))  // an existing string: no allocation
-                names.append(stringValue(at: -1))
+                names.append(Self.string(at: -1, in: handle))
                 jl_pop(handle, 1)
             }
         }
@@ -178,35 +178,31 @@ extension LuaState {
     }
 
     /// Pops the value on top of the stack into the registry and returns its reference.
-    /// `luaL_ref` may allocate, so it runs in a protected call.
     func reference(chunkName: String) throws(LuaError) -> Int32 {
+        try Self.reference(in: handle, chunkName: chunkName)
+    }
+
+    /// Pops the value on top of `handle`'s stack into the registry and returns its
+    /// reference. `luaL_ref` may allocate, so it runs in a protected call.
+    static func reference(in handle: OpaquePointer, chunkName: String) throws(LuaError) -> Int32 {
         jl_pushcfunction(handle, HostFunctions.reference)
         jl_insert(handle, -2)
-        let status = jl_pcall(handle, 1, 1, 0)
+        try ProtectedCall.call(
+            in: handle, arguments: 1, results: 1, chunkName: chunkName, activity: "keep a value in the registry")
         defer { jl_pop(handle, 1) }
-        guard status == LUA_OK else { throw error(status: status, chunkName: chunkName) }
         return Int32(lua_tointegerx(handle, -1, nil))
     }
 
-    /// Pushes the message handler and the function at `index` of the array `reference`
-    /// names, with room for `arguments`; the caller pushes them and calls
-    /// ``finishCall(handler:arguments:function:at:chunkName:limits:)``.
-    func startCall(function reference: Int32, at index: Int, arguments: Int32) throws(LuaError) -> Int32 {
-        guard lua_checkstack(handle, 4 + arguments) != 0 else { throw memoryError("rule") }
-        let handler = lua_gettop(handle) + 1
-        jl_pushcfunction(handle, HostFunctions.messageHandler)
-        lua_rawgeti(handle, jl_registryindex(), lua_Integer(reference))  // existing entries: no allocation
-        lua_rawgeti(handle, -1, lua_Integer(index))
-        jl_remove(handle, -2)
-        return handler
-    }
-
-    /// Pushes the message handler and the array the registry reference `functions` names:
-    /// the frame ``call(function:inArrayAt:handler:first:count:chunkName:limits:)`` uses.
-    func pushCallFrame(functions: Int32) throws(LuaError) {
-        guard lua_checkstack(handle, 2) != 0 else { throw memoryError("rule") }
+    /// Pushes the frame ``call(function:inArrayAt:handler:first:count:chunkName:limits:)``
+    /// calls through: the message handler, then the array of functions the registry
+    /// reference `functions` names.
+    /// - Returns: The stack slot of the handler; the array is the slot above it.
+    @discardableResult
+    func pushCallFrame(functions: Int32) throws(LuaError) -> Int32 {
+        try reserveStack(2, chunkName: "rule", activity: "call a rule")
         jl_pushcfunction(handle, HostFunctions.messageHandler)
         lua_rawgeti(handle, jl_registryindex(), lua_Integer(functions))  // an existing entry: no allocation
+        return lua_gettop(handle) - 1
     }
 
     /// Calls the function at `index` of the array at stack slot `array` with copies of the
@@ -216,7 +212,7 @@ extension LuaState {
         function index: Int, inArrayAt array: Int32, handler: Int32, first: Int32, count: Int32, chunkName: String,
         limits: RuleValueLimits
     ) throws(LuaError) -> (value: RuleValue, instructions: Int) {
-        guard lua_checkstack(handle, 3 + count) != 0 else { throw memoryError("rule") }
+        try reserveStack(3 + count, chunkName: chunkName, activity: "call a rule")
         let top = lua_gettop(handle)
         defer { lua_settop(handle, top) }
         lua_rawgeti(handle, array, lua_Integer(index))  // an existing entry: no allocation
@@ -229,28 +225,6 @@ extension LuaState {
         // Most rules let a request pass by returning nothing; a nil needs no reader (which
         // would read it as .nil too: every limit admits one value).
         if lua_type(handle, -1) == LUA_TNIL { return (.nil, instructions) }
-        var reader = RuleValueReader(state: handle, chunkName: chunkName, limits: limits)
-        return (try reader.read(at: -1), instructions)
-    }
-
-    /// Calls the function above `handler` with the values on top as arguments, under the
-    /// budget, and converts its first result.
-    /// An error without a line is placed where the function at `index` of the array
-    /// `reference` names starts (see ``placing(_:function:)``).
-    func finishCall(
-        handler: Int32, arguments: Int32, function reference: Int32, at index: Int, chunkName: String,
-        limits: RuleValueLimits
-    ) throws(LuaError) -> (value: RuleValue, instructions: Int) {
-        defer { lua_settop(handle, handler - 1) }
-        let (status, instructions) = budgeted { jl_pcall(handle, arguments, 1, handler) }
-        guard status == LUA_OK else {
-            let failure = error(status: status, chunkName: chunkName)
-            throw placing(failure) {
-                lua_rawgeti(handle, jl_registryindex(), lua_Integer(reference))  // existing entries: no allocation
-                lua_rawgeti(handle, -1, lua_Integer(index))
-                jl_remove(handle, -2)
-            }
-        }
         var reader = RuleValueReader(state: handle, chunkName: chunkName, limits: limits)
         return (try reader.read(at: -1), instructions)
     }
@@ -314,7 +288,7 @@ extension LuaState {
             return memoryError(chunkName)
         }
         if context.pointee.tripped {
-            let (line, _) = Self.splitPosition(of: errorMessage(at: -1), chunkName: chunkName)
+            let (line, _) = Self.splitPosition(of: errorText(at: -1), chunkName: chunkName)
             if context.pointee.timedOut {
                 return LuaError(
                     code: .timeLimit, chunkName: chunkName, line: line,
@@ -337,11 +311,11 @@ extension LuaState {
         case LUA_ERRMEM:
             return memoryError(chunkName)
         case LUA_ERRSYNTAX:
-            let (line, message) = Self.splitPosition(of: errorMessage(at: -1), chunkName: chunkName)
+            let (line, message) = Self.splitPosition(of: errorText(at: -1), chunkName: chunkName)
             return LuaError(code: .syntax, chunkName: chunkName, line: line, message: message)
         default:
             // LUA_ERRRUN, or LUA_ERRERR when the message handler itself failed.
-            let text = errorMessage(at: -1)
+            let text = errorText(at: -1)
             var (line, message) = Self.splitPosition(of: text, chunkName: chunkName)
             var chunk = chunkName
             if line == nil, let position = Self.splitAnyPosition(of: text) {
@@ -358,22 +332,6 @@ extension LuaState {
         LuaError(
             code: .memory, chunkName: chunkName, line: nil,
             message: "memory budget exceeded: the sandbox may hold at most \(memoryLimit) bytes")
-    }
-
-    /// The string at `index`; the caller knows it is one.
-    private func stringValue(at index: Int32) -> String {
-        var length = 0
-        guard let bytes = lua_tolstring(handle, index, &length) else { return "" }
-        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
-    }
-
-    /// The error object at `index` as text, without calling `__tostring`: the message
-    /// handler made it a string already, except after a memory error.
-    func errorMessage(at index: Int32) -> String {
-        guard lua_type(handle, index) == LUA_TSTRING else {
-            return "(error object is a \(String(cString: jl_typename(handle, index))) value)"
-        }
-        return stringValue(at: index)
     }
 
     /// Splits `"chunk:line: message"` into line and message when it starts with the

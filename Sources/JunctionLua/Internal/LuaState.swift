@@ -30,44 +30,14 @@ final class LuaState {
     /// released after `deinit` has closed the state.
     var coverageLog: CoverageLog?
 
-    // The seven properties below are read whenever a rule reads a `req` field (two only for
-    // `req.source`, one only for a name of `req.query` or a declared parameter read from
-    // it), from a C callback that finds this instance through the state, so the compiler
-    // cannot prove their accesses exclusive and checks each at run time. Unchecked is sound: a state is used by one thread at a time (not `Sendable`;
-    // an engine is lent to one borrower), and no access to them overlaps another — each
-    // is a plain read or write, or a `scratch`, `sourceNames` or `parsedQuery` mutation that
-    // calls out to nothing that touches this instance.
-
-    /// The request `req` stands for while a ``RuleSession`` evaluates, and its
-    /// generation: a `req` userdata of another generation is stale.
-    @exclusivity(unchecked) var currentRequest: RuleRequest?
-    @exclusivity(unchecked) var requestGeneration = 0
-    /// The limits on values built for `req`.
-    @exclusivity(unchecked) var valueLimits = RuleValueLimits()
+    /// The request and the stack slots rules read it through (see ``RequestFrame``).
+    let frame: RequestFrame
     /// Where C callbacks put what Swift prepared for them (see ``RequestUserdata``).
+    ///
+    /// Written from C callbacks that find this instance through the state, so the compiler
+    /// cannot prove its accesses exclusive. Unchecked is sound: a state is used by one
+    /// thread at a time, and each access stores or reads bytes without calling out.
     @exclusivity(unchecked) var scratch = ScratchBuffer()
-    /// The sources whose names the `req` userdata keeps as Lua strings, in the user values
-    /// from ``RequestUserdata/firstSourceSlot`` on (see there).
-    @exclusivity(unchecked) var sourceNames: [RequestSource] = []
-    /// The source of the request `req.source` was last built for.
-    @exclusivity(unchecked) var builtSource: RequestSource?
-    /// The current request's query, parsed once: each name's first value, for
-    /// `req.query.NAME` and declared parameters read from the query, with the generation
-    /// it was parsed for. Reading a name of an 8,000-item query must not parse it again.
-    @exclusivity(unchecked) var parsedQuery: (generation: Int, values: [String: String])?
-    /// Registry reference to the state's one `req` userdata, once made.
-    var requestReference: Int32 = LUA_NOREF
-    /// The context snapshot last converted for `ctx`, and its registry reference.
-    var cachedContext: (snapshot: ContextSnapshot, reference: Int32)?
-    /// Whether stack slots 1...4 hold `req`, `ctx`, the message handler and the declared
-    /// functions for ``RuleSession``s, kept between them: pushing them for every decision
-    /// cost more than a rule reading `req`. Everything else that uses the stack pushes
-    /// above what it found and drops only that.
-    var hasResidentFrame = false
-    /// The snapshot whose table is in the resident frame's `ctx` slot.
-    var residentContext: ContextSnapshot?
-    /// The stack's height while the resident frame is all it holds.
-    static let residentFrameHeight: Int32 = 4
 
     /// Creates a state with `limits`, opens ``SandboxPolicy/libraries``, charges their C
     /// functions' work to the budget (``ChargedCalls``) and runs the ``SandboxPrelude``
@@ -88,6 +58,7 @@ final class LuaState {
             throw Self.setupMemoryError(limit: limits.memoryBytes)
         }
         self.handle = handle
+        frame = RequestFrame(handle: handle)
         self.printHandler = printHandler
         self.logHandler = logHandler
         output = OutputAllowance(limits: limits)
@@ -135,14 +106,14 @@ final class LuaState {
     /// Runs one setup C function inside `lua_pcall`, with no budget (it is our code), on
     /// the `arguments` values on top of the stack, which it consumes.
     private func runSetup(_ function: lua_CFunction, arguments: Int32 = 0) throws(LuaError) {
-        guard lua_checkstack(handle, 2) != 0 else { throw Self.setupMemoryError(limit: memoryLimit) }
+        try reserveStack(2, chunkName: Self.setupChunkName, activity: "build the sandbox")
         jl_pushcfunction(handle, function)  // a light C function: cannot raise
         jl_insert(handle, -(arguments + 1))
         let status = jl_pcall(handle, arguments, 0, 0)
         guard status == LUA_OK else {
             defer { jl_pop(handle, 1) }
             if status == LUA_ERRMEM { throw Self.setupMemoryError(limit: memoryLimit) }
-            throw Self.setupError(errorMessage(at: -1))
+            throw Self.setupError(errorText(at: -1))
         }
     }
 
@@ -153,7 +124,7 @@ final class LuaState {
         case .success(let bytes): chunk = bytes
         case .failure(let failure): throw Self.setupError(failure.message)
         }
-        guard lua_checkstack(handle, 1) != 0 else { throw Self.setupMemoryError(limit: memoryLimit) }
+        try reserveStack(1, chunkName: Self.setupChunkName, activity: "build the sandbox")
         // `lua_load` reads inside its own protected call: it cannot raise.
         let status = chunk.withUnsafeBytes { bytes in
             jl_loadbinary(
@@ -163,7 +134,7 @@ final class LuaState {
         guard status == LUA_OK else {
             defer { jl_pop(handle, 1) }
             if status == LUA_ERRMEM { throw Self.setupMemoryError(limit: memoryLimit) }
-            throw Self.setupError(errorMessage(at: -1))
+            throw Self.setupError(errorText(at: -1))
         }
     }
 

@@ -28,26 +28,6 @@ enum ProtectedCall {
         }
         throw LuaError(
             code: .runtime, chunkName: chunkName, line: nil,
-            message: "could not \(activity()): \(errorText(at: -1, in: state))")
-    }
-
-    /// Ensures `count` more stack slots, or throws the memory error a full stack means.
-    static func reserveStack(
-        _ count: Int32, in state: OpaquePointer, chunkName: String, activity: @autoclosure () -> String
-    ) throws(LuaError) {
-        guard lua_checkstack(state, count) == 0 else { return }
-        throw LuaError(
-            code: .memory, chunkName: chunkName, line: nil,
-            message: "not enough Lua stack to \(activity()); the state's memory limit is reached")
-    }
-
-    /// An error object as text without running `__tostring`, which could raise or loop.
-    private static func errorText(at index: Int32, in state: OpaquePointer) -> String {
-        guard lua_type(state, index) == LUA_TSTRING else {
-            return "(error object is a \(String(cString: jl_typename(state, index))) value)"
-        }
-        var length = 0
-        let bytes = lua_tolstring(state, index, &length)  // a string: not converted, cannot raise
-        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+            message: "could not \(activity()): \(LuaState.errorText(at: -1, in: state))")
     }
 }

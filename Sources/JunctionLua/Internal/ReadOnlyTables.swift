@@ -146,7 +146,7 @@ enum ReadOnlyTables {
         throws(LuaError)
     {
         let table = lua_absindex(state, index)
-        try ProtectedCall.reserveStack(3, in: state, chunkName: chunkName, activity: "freeze a table")
+        try LuaState.reserveStack(3, in: state, chunkName: chunkName, activity: "freeze a table")
         jl_pushcfunction(state, freezeInPlace)
         lua_pushvalue(state, table)
         lua_pushboolean(state, deep ? 1 : 0)
@@ -159,20 +159,20 @@ enum ReadOnlyTables {
     /// `__newindex`: refuses every write, naming the key.
     private static let denyWrite: lua_CFunction = { state in
         ReadOnlyTables.pushPosition(state)
-        jl_pushstring(state, ReadOnlyTables.cString("attempt to modify a read-only table ("))
+        jl_pushstring(state, HostFunctions.cString("attempt to modify a read-only table ("))
         switch lua_type(state, 2) {
         case LUA_TSTRING:
-            jl_pushstring(state, ReadOnlyTables.cString("field '"))
+            jl_pushstring(state, HostFunctions.cString("field '"))
             lua_pushvalue(state, 2)
-            jl_pushstring(state, ReadOnlyTables.cString("')"))
+            jl_pushstring(state, HostFunctions.cString("')"))
         case LUA_TNUMBER:
-            jl_pushstring(state, ReadOnlyTables.cString("index "))
+            jl_pushstring(state, HostFunctions.cString("index "))
             lua_pushvalue(state, 2)  // `lua_concat` renders the number
-            jl_pushstring(state, ReadOnlyTables.cString(")"))
+            jl_pushstring(state, HostFunctions.cString(")"))
         default:
-            jl_pushstring(state, ReadOnlyTables.cString("a "))
+            jl_pushstring(state, HostFunctions.cString("a "))
             jl_pushstring(state, jl_typename(state, 2))
-            jl_pushstring(state, ReadOnlyTables.cString(" key)"))
+            jl_pushstring(state, HostFunctions.cString(" key)"))
         }
         lua_concat(state, 5)
         return lua_error(state)
@@ -231,15 +231,15 @@ enum ReadOnlyTables {
     private static func pushMetatable(_ state: OpaquePointer?, backing: Int32) {
         lua_createtable(state, 0, 6)
         lua_pushvalue(state, backing)
-        lua_setfield(state, -2, cString("__index"))
+        lua_setfield(state, -2, HostFunctions.cString("__index"))
         jl_pushcfunction(state, denyWrite)
-        lua_setfield(state, -2, cString("__newindex"))
+        lua_setfield(state, -2, HostFunctions.cString("__newindex"))
         jl_pushcfunction(state, length)
-        lua_setfield(state, -2, cString("__len"))
+        lua_setfield(state, -2, HostFunctions.cString("__len"))
         jl_pushcfunction(state, pairs)
-        lua_setfield(state, -2, cString("__pairs"))
+        lua_setfield(state, -2, HostFunctions.cString("__pairs"))
         lua_pushboolean(state, 0)
-        lua_setfield(state, -2, cString("__metatable"))
+        lua_setfield(state, -2, HostFunctions.cString("__metatable"))
         lua_pushvalue(state, backing)
         lua_rawsetp(state, -2, backingKey)
     }
@@ -247,7 +247,7 @@ enum ReadOnlyTables {
     /// Carries what still makes sense of the old metatable at `old` over to a
     /// frozen table: its `__index` and its operator metamethods.
     private static func inherit(_ state: OpaquePointer?, from old: Int32, backing: Int32, metatable: Int32) {
-        jl_pushstring(state, cString("__index"))
+        jl_pushstring(state, HostFunctions.cString("__index"))
         switch lua_rawget(state, old) {
         case LUA_TNIL:
             jl_pop(state, 1)
@@ -256,12 +256,12 @@ enum ReadOnlyTables {
             lua_pushvalue(state, backing)
             jl_insert(state, -2)
             lua_pushcclosure(state, indexThrough, 2)
-            lua_setfield(state, metatable, cString("__index"))
+            lua_setfield(state, metatable, HostFunctions.cString("__index"))
         default:
             // The VM follows a table (or an indexable value) without passing the backing anywhere.
             lua_createtable(state, 0, 1)
             jl_insert(state, -2)
-            lua_setfield(state, -2, cString("__index"))
+            lua_setfield(state, -2, HostFunctions.cString("__index"))
             lua_setmetatable(state, backing)
         }
         let names = UnsafeRawPointer(keptMetamethods.utf8Start).assumingMemoryBound(to: CChar.self)
@@ -301,7 +301,7 @@ enum ReadOnlyTables {
         var level: Int32 = 1
         var frame = lua_Debug()
         while lua_getstack(state, level, &frame) != 0 {
-            _ = lua_getinfo(state, cString("l"), &frame)
+            _ = lua_getinfo(state, HostFunctions.cString("l"), &frame)
             if frame.currentline > 0 { break }
             level += 1
         }
@@ -311,13 +311,8 @@ enum ReadOnlyTables {
     /// Raises for a metamethod called on a table that is not ours, which only
     /// happens if its metatable was reached some other way.
     private static func refuseForeignTable(_ state: OpaquePointer?) -> Int32 {
-        jl_error_string(state, cString("not a read-only table"))
+        jl_error_string(state, HostFunctions.cString("not a read-only table"))
     }
 
     private static var backingKey: UnsafeRawPointer { UnsafeRawPointer(backingKeyName.utf8Start) }
-
-    /// The C string of a literal, with no temporary copy to free.
-    private static func cString(_ literal: StaticString) -> UnsafePointer<CChar> {
-        UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
-    }
 }

@@ -88,7 +88,7 @@ enum RequestUserdata {
     /// `req.source` has few values (an app has a handful of sources), and building its
     /// string is most of what reading it costs: `req` keeps the strings of up to
     /// `sourceSlots` sources in the user values from this one on, across requests, named
-    /// by ``LuaState/sourceNames``. Renumbering leaves them alone.
+    /// by ``RequestFrame/sourceNames``. Renumbering leaves them alone.
     static let firstSourceSlot = Int32(RequestField.allCases.count) + 1
     private static let sourceSlots = 4
 
@@ -171,11 +171,11 @@ enum RequestUserdata {
     /// (none kept, or a stale `req`: the caller then takes the path that raises).
     @inline(never)
     private static func keptSourceSlot(_ handle: OpaquePointer?, generation: Int) -> Int32 {
-        let owner = LuaState.owner(of: handle)
-        guard generation == owner.requestGeneration, let source = owner.currentRequest?.source else { return 0 }
+        let frame = LuaState.owner(of: handle).frame
+        guard generation == frame.generation, let source = frame.request?.source else { return 0 }
         // By bytes: Swift's `==` on strings is canonical equivalence, and Lua must get the
         // request's own bytes ("café" precomposed and decomposed are two sources to a rule).
-        for (offset, name) in owner.sourceNames.enumerated() where sameBytes(name.rawValue, source.rawValue) {
+        for (offset, name) in frame.sourceNames.enumerated() where sameBytes(name.rawValue, source.rawValue) {
             return firstSourceSlot + Int32(offset)
         }
         return 0
@@ -200,11 +200,11 @@ enum RequestUserdata {
     /// right away, with nothing that can raise in between.
     @inline(never)
     private static func keepSourceSlot(_ handle: OpaquePointer?) -> Int32 {
-        let owner = LuaState.owner(of: handle)
-        guard let source = owner.builtSource, owner.sourceNames.count < sourceSlots,
-              !owner.sourceNames.contains(where: { sameBytes($0.rawValue, source.rawValue) }) else { return 0 }
-        owner.sourceNames.append(source)
-        return firstSourceSlot + Int32(owner.sourceNames.count - 1)
+        let frame = LuaState.owner(of: handle).frame
+        guard let source = frame.builtSource, frame.sourceNames.count < sourceSlots,
+              !frame.sourceNames.contains(where: { sameBytes($0.rawValue, source.rawValue) }) else { return 0 }
+        frame.sourceNames.append(source)
+        return firstSourceSlot + Int32(frame.sourceNames.count - 1)
     }
 
     /// Raises the Lua error a stale view or a failed conversion means; returns otherwise.
@@ -247,7 +247,8 @@ enum RequestUserdata {
         _ handle: OpaquePointer?, view: RequestView, field: RequestField?, key: UnsafeRawBufferPointer?, generation: Int
     ) -> Prepared {
         let owner = LuaState.owner(of: handle)
-        guard generation == owner.requestGeneration, let request = owner.currentRequest else { return .stale }
+        let frame = owner.frame
+        guard generation == frame.generation, let request = frame.request else { return .stale }
         // Work in Swift the count cannot see: a read that gets here takes about as long as
         // fifty VM instructions (a field already cached in a user value never does).
         guard SandboxContext.charge(handle, readCost + (key?.count ?? 0)) else { return .overBudget }
@@ -265,7 +266,7 @@ enum RequestUserdata {
             case .host: value = .string(request.host)
             case .path: value = .string(request.path)
             case .source:
-                owner.builtSource = request.source  // what `keepSourceSlot` records
+                frame.builtSource = request.source  // what `keepSourceSlot` records
                 value = .string(request.source.rawValue)
             default: value = .array(request.segments.map(RuleValue.string))
             }
@@ -275,12 +276,12 @@ enum RequestUserdata {
             // charged; a whole map (`pairs`) is built anew and charged each time.
             switch (view, name) {
             case (.query, let name?):
-                guard let values = owner.queryValues(of: request, generation: generation) else { return .overBudget }
+                guard let values = frame.queryValues(of: request) else { return .overBudget }
                 value = values[name].map(RuleValue.string)
             case (.params, let name?):
                 var overBudget = false
                 value = request.param(name) { key in
-                    guard let values = owner.queryValues(of: request, generation: generation) else {
+                    guard let values = frame.queryValues(of: request) else {
                         overBudget = true
                         return nil
                     }
@@ -305,7 +306,7 @@ enum RequestUserdata {
             return .string(UnsafeRawPointer(owner.scratch.base), text.utf8.count)
         default:
             do throws(RuleValueConversionFailure) {
-                try RuleValueWriter.encode(value, limits: owner.valueLimits, into: &owner.scratch)
+                try RuleValueWriter.encode(value, limits: frame.valueLimits, into: &owner.scratch)
                 return .encoded(UnsafeRawPointer(owner.scratch.base))
             } catch {
                 let root = "\(view.name)" + (name.map { "." + $0 } ?? "")
@@ -363,8 +364,8 @@ enum RequestUserdata {
         jl_pop(state, 2)
         guard isView else { return nil }
         let block = lua_touserdata(state, index).unsafelyUnwrapped.load(as: Block.self)
-        let owner = LuaState.owner(of: state)
-        guard block.generation == owner.requestGeneration, let request = owner.currentRequest,
+        let frame = LuaState.owner(of: state).frame
+        guard block.generation == frame.generation, let request = frame.request,
               let view = RequestView(rawValue: block.view) else { return .some(nil) }
         return .some(wholeOrKey(of: view, in: request, key: nil))
     }

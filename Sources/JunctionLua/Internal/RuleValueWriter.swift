@@ -42,7 +42,7 @@ enum RuleValueWriter {
             throw error.luaError(chunkName: chunkName, root: name, verb: "cannot pass", direction: "to Lua")
         }
         let buffer = scratch.base
-        try ProtectedCall.reserveStack(3, in: state, chunkName: chunkName, activity: "pass \(name) to Lua")
+        try LuaState.reserveStack(3, in: state, chunkName: chunkName, activity: "pass \(name) to Lua")
         jl_pushcfunction(state, build)  // none of these three pushes allocates
         lua_pushlightuserdata(state, buffer)
         lua_pushboolean(state, readOnly ? 1 : 0)

@@ -160,7 +160,7 @@ struct SandboxContext {
         // The position of the rule's line that called the C function, not the function's
         // own (it has none).
         luaL_where(state, HostFunctions.ruleLevel(state))
-        jl_pushstring(state, UnsafeRawPointer(budgetMessage.utf8Start).assumingMemoryBound(to: CChar.self))
+        jl_pushstring(state, HostFunctions.cString(budgetMessage))
         lua_concat(state, 2)
         return lua_error(state)
     }
