@@ -102,8 +102,8 @@ enum RequestUserdata {
     }
 
     /// The instructions a read of `req` that reaches Swift is charged, besides its key's
-    /// bytes: about what it costs in time (an 8,000-item query read name by name took a
-    /// decision to the time backstop when reads were free).
+    /// bytes: about what such a read costs in time, so that reading a large request field
+    /// by field exhausts the instruction budget before the time backstop.
     static let readCost = 50
 
     /// What ``prepare(_:view:key:generation:)`` concluded; strings and encoded values are
@@ -187,8 +187,7 @@ enum RequestUserdata {
     @inline(__always)
     private static func sameBytes(_ a: String, _ b: String) -> Bool {
         guard a == b, a.utf8.count == b.utf8.count else { return false }
-        // memcmp: a generic `elementsEqual` over the two buffers cost ~200 instructions a
-        // decision here.
+        // Both are contiguous UTF-8 (native strings): one memcmp over the bytes.
         let contiguous = a.utf8.withContiguousStorageIfAvailable { x in
             b.utf8.withContiguousStorageIfAvailable { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
         }
