@@ -169,7 +169,7 @@ public struct RuleRequest: Sendable {
     package var queryLength: Int { uri.percentEncodedQuery?.utf8.count ?? 0 }
 
     /// The route as rules read `req.route`: name, pattern, target, groups, exported.
-    public var routeFields: [String: RuleValue]? {
+    package var routeFields: [String: RuleValue]? {
         guard let route else { return nil }
         return [
             "name": .string(route.name), "pattern": .string(route.pattern), "target": .string(route.target),
