@@ -51,7 +51,7 @@ extension LuaError {
 
         /// Whether an error of this kind ends the decision it happened in, whatever the
         /// rule's `on_error` says: the decision's budget or its time is spent.
-        public var endsDecision: Bool { kind == .decisionBudget || kind == .timeLimit }
+        package var endsDecision: Bool { kind == .decisionBudget || kind == .timeLimit }
 
         /// The bundle keeps state its evaluations could change — a table with a metatable
         /// or a function assigning to a variable outside it — so it cannot be sealed.

@@ -1,4 +1,4 @@
-/// An error from a ``LuaSandbox``: a chunk that did not load, run or convert.
+/// An error from a ``RuleEngine``: a chunk that did not load, run or convert.
 ///
 /// ``code`` says what kind of failure it was; compare it with the static values of
 /// ``Code`` (`error.code == .syntax`), which may grow without breaking a `switch`.
@@ -7,7 +7,8 @@ public struct LuaError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is.
     public let code: Code
 
-    /// The name of the chunk that failed, as given to ``LuaSandbox/evaluate(source:chunkName:)``.
+    /// The name of the chunk that failed: a bundle file's ``RuleSource/name`` (`login.lua`),
+    /// or what was running when no file is to blame (the function called).
     public let chunkName: String
 
     /// The line Lua reported the error at, when it reported one.

@@ -39,7 +39,7 @@ public struct RuleCoverage: Sendable, Hashable {
     private var lines: [String: FileLines]
 
     /// Coverage of nothing: no files, ``percent`` 100.
-    public init() {
+    package init() {
         lines = [:]
     }
 
@@ -48,7 +48,7 @@ public struct RuleCoverage: Sendable, Hashable {
     ///   - executableLines: Each file's executable lines; its keys are the files.
     ///   - executedLines: Lines that ran, by file; lines (and files) that are not
     ///     executable are ignored.
-    public init(executableLines: [String: Set<Int>], executedLines: [String: Set<Int>] = [:]) {
+    package init(executableLines: [String: Set<Int>], executedLines: [String: Set<Int>] = [:]) {
         lines = executableLines.mapValues { FileLines(executable: $0, executed: []) }
         for (file, executed) in executedLines {
             guard let executable = executableLines[file] else { continue }

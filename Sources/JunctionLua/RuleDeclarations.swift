@@ -72,7 +72,7 @@ public struct RuleDeclarations: Sendable, Hashable {
     public var fallbacks: [Fallback] = []
 
     /// No declarations.
-    public init() {}
+    package init() {}
 
     /// Reads the summary the sandbox makes when it seals a bundle.
     init(summary: RuleValue) {

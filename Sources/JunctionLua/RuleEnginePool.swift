@@ -94,9 +94,9 @@ public final class RuleEnginePool: Sendable {
     /// - Returns: What `body` returns.
     /// - Throws: `LuaError` when a new engine does not compile, or what `body` throws.
     public func withEngine<Result>(_ body: (RuleEngine) throws(LuaError) -> Result) throws(LuaError) -> Result {
-        // The engine stays unmanaged from the spare slot to the body and back: the +1
-        // reference `borrow` hands over is held until `giveBack`, so the body borrows the
-        // engine without a retain of its own.
+        // The engine stays unmanaged from the spare slot to the body and back, so lending
+        // it takes no retain or release: `box` holds the +1 reference `borrow()` handed
+        // out until `giveBack(_:)` takes it back, and `body` must not keep the engine.
         let box = try borrow()
         defer { giveBack(box) }
         return try body(box.takeUnretainedValue().engine)

@@ -1,5 +1,5 @@
-public import JunctionCore
-public import JunctionLua
+package import JunctionCore
+package import JunctionLua
 
 /// Static findings on a rule bundle, for `junction check` and for CI: what a bundle that
 /// loads and compiles still gets wrong.
@@ -23,15 +23,15 @@ public import JunctionLua
 /// let checker = try BundleChecker(bundle: RuleBundle.load(directory: "rules/example"))
 /// for finding in checker.check() { print(finding) }
 /// ```
-public struct BundleChecker: Sendable {
+package struct BundleChecker: Sendable {
     /// The decider whose bundle, routes and compiled rules are checked.
-    public let decider: Decider
+    package let decider: Decider
 
     /// A checker for what a decider runs. Group policies given to it as Swift
     /// interceptors count as covering their groups.
     /// - Parameter decider: A decider, usually of a bundle; without one only the routes
     ///   are checked.
-    public init(decider: Decider) {
+    package init(decider: Decider) {
         self.decider = decider
     }
 
@@ -40,13 +40,13 @@ public struct BundleChecker: Sendable {
     ///   - bundle: The loaded bundle.
     ///   - options: The decider's bounds; its redirect limit decides when a chain has no end.
     /// - Throws: `BundleError` when a declared redirect or interceptor pattern does not compile.
-    public init(bundle: RuleBundle, options: DeciderOptions = DeciderOptions()) throws(BundleError) {
+    package init(bundle: RuleBundle, options: DeciderOptions = DeciderOptions()) throws(BundleError) {
         self.init(decider: try Decider(bundle: bundle, options: options))
     }
 
     /// Runs every check.
     /// - Returns: The findings, by file, line and column.
-    public func check() -> [Finding] {
+    package func check() -> [Finding] {
         let routes = decider.routes
         let declarations = decider.bundle?.declarations ?? RuleDeclarations()
         let directory = decider.bundle?.directory

@@ -3,7 +3,7 @@
 ///
 /// A page's opener gets a ``RouteResult`` exactly once, when the page is removed —
 /// popped, dismissed, removed with others by `back(to:)` or `back(count:)`, or replaced —
-/// with the result set by ``Router/setResult(_:for:)`` or ``Router/finish(_:with:)``,
+/// with the result set by ``Router/setResult(_:for:)`` or ``Router/finish(_:with:animated:)``,
 /// else `cancelled`. Never on deinit.
 @MainActor
 public final class Page {

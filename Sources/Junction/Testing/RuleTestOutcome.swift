@@ -1,24 +1,24 @@
-public import JunctionCore
-public import JunctionLua
+package import JunctionCore
+package import JunctionLua
 
 /// A rule test run: the decision it got and every expectation that did not hold.
-public struct RuleTestOutcome: Sendable {
+package struct RuleTestOutcome: Sendable {
     /// The test.
-    public let test: RuleTestCase
+    package let test: RuleTestCase
     /// The decision the pipeline made for it.
-    public let decision: Decision
+    package let decision: Decision
     /// One line per expectation that failed: `expected gate myapp://login, got open moments`.
-    public let failures: [String]
+    package let failures: [String]
 
     /// Whether every expectation held.
-    public var passed: Bool { failures.isEmpty }
+    package var passed: Bool { failures.isEmpty }
 }
 
 extension Decider {
     /// Runs a rule test: decides its request and checks each expectation it gives.
     /// - Parameter test: The test.
     /// - Returns: The decision and the failed expectations.
-    public func run(_ test: RuleTestCase) -> RuleTestOutcome {
+    package func run(_ test: RuleTestCase) -> RuleTestOutcome {
         let params: [String: RuleValue] = if case .table(let fields) = test.params { fields } else { [:] }
         let context: [String: RuleValue] = if case .table(let fields) = test.context { fields } else { [:] }
         let request = RouteRequest(test.open, params: params, source: RequestSource(rawValue: test.source))

@@ -5,7 +5,7 @@ extension BundleManifest {
     ///   - file: The name diagnostics give the text.
     /// - Returns: The manifest.
     /// - Throws: `BundleError` with every problem as `FILE:LINE:COLUMN`.
-    public static func load(text: String, file: String) throws(BundleError) -> BundleManifest {
+    package static func load(text: String, file: String) throws(BundleError) -> BundleManifest {
         var yaml = YAMLReader(file: file, document: "a bundle manifest")
         let root = yaml.compose(text)
         guard let root, let map = yaml.mapping(root, "the manifest") else {

@@ -27,7 +27,7 @@ public struct BundleManifest: Sendable, Hashable {
     ///   - minimumHostVersion: The oldest host that may run it.
     ///   - description: What it is.
     ///   - onError: The default failure policy of its rules.
-    public init(
+    package init(
         name: String, version: BundleVersion, minimumHostVersion: SemanticVersion? = nil,
         description: String? = nil, onError: RuleErrorPolicy = .reject
     ) {
@@ -41,7 +41,7 @@ public struct BundleManifest: Sendable, Hashable {
     /// Whether a host of `hostVersion` may run the bundle.
     /// - Parameter hostVersion: The app's version.
     /// - Returns: Whether it is at least ``minimumHostVersion``.
-    public func supports(hostVersion: SemanticVersion) -> Bool {
+    package func supports(hostVersion: SemanticVersion) -> Bool {
         minimumHostVersion.map { !(hostVersion < $0) } ?? true
     }
 }

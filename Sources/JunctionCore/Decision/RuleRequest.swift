@@ -15,8 +15,8 @@ public struct RuleRequest: Sendable {
 
     /// What the request is about: a match (which holds the URL, the route and the path
     /// parameters), or a URL without a route. The match and the caller's request are
-    /// kept whole rather than taken apart field by field: each field copied was a
-    /// reference count on every rule step.
+    /// kept whole rather than taken apart field by field: a request is made for every
+    /// rule step, and each field copied out would be a reference count there.
     private enum Target: Sendable {
         case matched(RouteMatch)
         case unmatched(URI, PathParameters, plusAsSpace: Bool)
@@ -173,7 +173,7 @@ public struct RuleRequest: Sendable {
     package var queryLength: Int { uri.percentEncodedQuery?.utf8.count ?? 0 }
 
     /// The route as rules read `req.route`: name, pattern, target, groups, exported.
-    public var routeFields: [String: RuleValue]? {
+    package var routeFields: [String: RuleValue]? {
         guard let route else { return nil }
         return [
             "name": .string(route.name), "pattern": .string(route.pattern), "target": .string(route.target),

@@ -55,9 +55,9 @@ public struct TraceStep: Sendable, Hashable, CustomStringConvertible {
 }
 
 // The public initializer lives in an extension so that it can delegate to the
-// synthesized memberwise one, which builds the step in its caller's memory: assigned
-// field by field, the step was built in a temporary, copied out (a retain per string)
-// and the temporary destroyed — on every step of every decision.
+// synthesized memberwise one, which builds the step in place in its caller's memory;
+// assigning field by field would build a temporary and copy it out, a retain per
+// string on every step of every decision.
 extension TraceStep {
     /// A step.
     /// - Parameters:

@@ -5,14 +5,14 @@
 /// The bucket is `h mod 10,000` (a hundredth of a percent), where `h` is the 64-bit
 /// FNV-1a hash of the UTF-8 bytes of `key`, a zero byte, and `id`, finished with the
 /// SplitMix64 mixer. Both steps are fixed here and in `docs/rules.md`; they must never change.
-public enum Rollout {
+package enum Rollout {
     /// The bucket of `id` in the rollout named `key`, from 0 to 9,999.
     /// - Parameters:
     ///   - key: The rollout's name, e.g. `"new-checkout"`; different keys spread ids independently.
     ///   - id: A stable id of the user or device.
     /// - Returns: The bucket.
     @inlinable
-    public static func bucket(key: some StringProtocol, id: some StringProtocol) -> Int {
+    package static func bucket(key: some StringProtocol, id: some StringProtocol) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ byte: UInt8) {
             hash ^= UInt64(byte)
@@ -37,7 +37,7 @@ public enum Rollout {
     ///   - percent: From 0 (nobody) to 100 (everybody), in steps of 0.01.
     /// - Returns: Whether the id is in.
     @inlinable
-    public static func includes(key: some StringProtocol, id: some StringProtocol, percent: Double) -> Bool {
+    package static func includes(key: some StringProtocol, id: some StringProtocol, percent: Double) -> Bool {
         guard percent > 0 else { return false }
         guard percent < 100 else { return true }
         return bucket(key: key, id: id) < Int((percent * 100).rounded(.down))

@@ -15,7 +15,7 @@ public enum ParameterType: String, Sendable, Hashable, CaseIterable {
     /// Converts text to a value of this type.
     /// - Parameter text: Decoded text.
     /// - Returns: The value, or `nil` when the text does not convert.
-    public func convert(_ text: String) -> ParameterValue? {
+    package func convert(_ text: String) -> ParameterValue? {
         switch self {
         case .string:
             return .string(text)

@@ -1,12 +1,12 @@
 /// Percent-encoding of text for use inside a URI component (RFC 3986 §2.1), and its
 /// validated inverse.
-public enum PercentEncoding {
+package enum PercentEncoding {
     /// Encodes every byte of `text` except RFC 3986's unreserved characters
     /// (`A–Z a–z 0–9 - . _ ~`), so the result is safe in any component — a path
     /// segment, a query name or value, a fragment.
     /// - Parameter text: Any text.
     /// - Returns: The encoded text, upper-case hex (`a b/c` → `a%20b%2Fc`).
-    public static func encode(_ text: String) -> String {
+    package static func encode(_ text: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
@@ -28,7 +28,7 @@ public enum PercentEncoding {
     /// - Returns: The decoded text.
     /// - Throws: `URIError` for a `%` not followed by two hex digits, or escapes that
     ///   do not decode to UTF-8, with the offset.
-    public static func decode(_ text: String, plusAsSpace: Bool = false) throws(URIError) -> String {
+    package static func decode(_ text: String, plusAsSpace: Bool = false) throws(URIError) -> String {
         var text = text
         let result: Result<String, URIError> = text.withUTF8 { bytes in
             if let (offset, problem) = PercentDecoding.firstProblem(in: bytes, 0..<bytes.count) {

@@ -63,7 +63,7 @@ extension URI {
     /// Removes `.` and `..` segments from a path (RFC 3986 §5.2.4).
     /// - Parameter path: A percent-encoded path.
     /// - Returns: The path without dot-segments.
-    public static func removingDotSegments(_ path: String) -> String {
+    package static func removingDotSegments(_ path: String) -> String {
         // Byte-wise, not by Character: "/" or "." followed by a combining mark is one
         // Character, but still a delimiter to RFC 3986.
         var input = Substring(path).utf8

@@ -1,7 +1,7 @@
 /// Fields kept in one heap box, copied only when written while shared: a value type
 /// holding one makes copies cost one reference count, however many fields it has.
 ///
-/// `@unchecked Sendable` is sound: the box is written only through ``CopyOnWrite/write``,
+/// `@unchecked Sendable` is sound: the box is written only through ``CopyOnWrite/write(_:)``,
 /// which first makes it unique to the writer, so a shared box is never mutated.
 final class CopyOnWriteBox<Fields: Sendable>: @unchecked Sendable {
     var fields: Fields

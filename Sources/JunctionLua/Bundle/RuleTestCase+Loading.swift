@@ -1,4 +1,4 @@
-public import JunctionCore
+package import JunctionCore
 
 extension RuleTestCase {
     /// Reads the tests of one `tests/*.yaml` file.
@@ -7,7 +7,7 @@ extension RuleTestCase {
     ///   - file: Its path, for diagnostics.
     /// - Returns: The tests, in file order.
     /// - Throws: `BundleError` with every problem as `FILE:LINE:COLUMN`.
-    public static func load(text: String, file: String) throws(BundleError) -> [RuleTestCase] {
+    package static func load(text: String, file: String) throws(BundleError) -> [RuleTestCase] {
         var yaml = YAMLReader(file: file, document: "a rule-test file")
         guard let root = yaml.compose(text), let map = yaml.mapping(root, "a rule-test file") else {
             if yaml.diagnostics.isEmpty { yaml.error("the file is empty; a rule-test file has \"tests:\"", nil) }

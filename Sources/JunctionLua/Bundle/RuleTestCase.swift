@@ -36,7 +36,7 @@ public struct RuleTestCase: Sendable, Hashable {
         public var handOver: String?
 
         /// Creates an expectation that asks nothing; set the fields to check.
-        public init() {}
+        package init() {}
     }
 
     /// The test's name, shown on its result line.

@@ -106,7 +106,7 @@ enum RequestUserdata {
     /// by field exhausts the instruction budget before the time backstop.
     static let readCost = 50
 
-    /// What ``prepare(_:view:key:generation:)`` concluded; strings and encoded values are
+    /// What ``prepare(_:view:field:key:generation:)`` concluded; strings and encoded values are
     /// in the scratch buffer.
     private enum Prepared {
         case stale
