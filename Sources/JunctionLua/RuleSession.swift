@@ -57,9 +57,11 @@ public struct RuleSession {
     }
 
     /// Makes `request` what the next evaluations read as `req`. A `req` from before
-    /// (which a rule cannot keep anyway) reads nothing any more.
+    /// (which a rule cannot keep anyway) reads nothing any more. Setting the request
+    /// that is already set (the same one, not an equal one) changes nothing.
     /// - Parameter request: The request.
     public mutating func setRequest(_ request: RuleRequest) {
+        if hasRequest, engine.state.currentRequest?.isSame(as: request) == true { return }
         engine.state.currentRequest = request
         engine.state.requestGeneration += 1
         requestPushed = false

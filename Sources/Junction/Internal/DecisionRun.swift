@@ -17,9 +17,6 @@ struct DecisionRun {
     /// is allocated).
     private var passed: [String] = []
     private var steps: [TraceStep] = []
-    /// Bumped whenever the request rules read changes, so the session is told.
-    private var requestVersion = 0
-    private var sessionVersion = -1
     private var uri: URI?
     /// The URL being decided now (the run stops at a URL that does not parse).
     private var currentURL: String { uri?.string ?? "" }
@@ -43,6 +40,8 @@ struct DecisionRun {
     /// What a step of rules concluded.
     private enum Conclusion {
         case proceed
+        /// Carry on with these parameters changed.
+        case rewrite([String: RuleValue])
         case stop(Decision.Outcome)
         case redirect(String, [String: RuleValue])
         case decline
@@ -69,7 +68,7 @@ struct DecisionRun {
                 current = found.here
                 if let redirect = found.other {
                     switch applyRedirects(uri, best: redirect, table: table, session: &session) {
-                    case .proceed, .decline: break
+                    case .proceed, .rewrite, .decline: break
                     case .stop(let outcome): return finish(outcome)
                     case .redirect(let target, _):
                         if let refusal = hop(to: target) { return finish(refusal) }
@@ -87,7 +86,7 @@ struct DecisionRun {
             while true {
                 guard let match = current else {
                     switch unmatched(uri, session: &session) {
-                    case .proceed, .decline: return finish(.unmatched)
+                    case .proceed, .rewrite, .decline: return finish(.unmatched)
                     case .stop(let outcome): return finish(outcome)
                     case .redirect(let target, let params):
                         if let refusal = hop(to: target) { return finish(refusal) }
@@ -98,7 +97,7 @@ struct DecisionRun {
                 }
                 if let refusal = checkAccess(match) { return finish(refusal, match: match) }
                 switch runChain(for: match, session: &session) {
-                case .proceed: return finish(.open, match: match)
+                case .proceed, .rewrite: return finish(.open, match: match)
                 case .stop(let outcome): return finish(outcome, match: match)
                 case .redirect(let target, let params):
                     if let refusal = hop(to: target) { return finish(refusal, match: match) }
@@ -111,7 +110,6 @@ struct DecisionRun {
                     let position = all.firstIndex { $0.routeIndex == match.routeIndex }.map { $0 + 1 } ?? all.endIndex
                     current = position < all.endIndex ? all[position] : nil
                     rewrites = [:]
-                    requestVersion += 1
                     record(TraceStep(
                         .match, name: current?.route.name,
                         detail: current.map { "next match after \(match.route.name): \($0.route.pattern)" }
@@ -194,12 +192,12 @@ struct DecisionRun {
         }
         guard !decider.fallbacks.isEmpty else { return .proceed }
         let ruleRequest = RuleRequest(uri: uri, request: request, plusAsSpace: decider.routes.options.plusAsSpace)
-        requestVersion += 1
         for fallback in decider.fallbacks {
             let conclusion = runStep(fallback, ruleRequest, session: &session, hasRoute: false)
-            if case .proceed = conclusion { continue }
-            if case .decline = conclusion { continue }
-            return conclusion
+            switch conclusion {
+            case .proceed, .rewrite, .decline: continue
+            case .stop, .redirect: return conclusion
+            }
         }
         return .proceed
     }
@@ -223,14 +221,8 @@ struct DecisionRun {
         for match: RouteMatch, session: inout Functions
     ) -> Conclusion {
         let chain = decider.plan.chain(for: match)
-        requestVersion += 1
-        var version = requestVersion
         var ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
         for step in chain.lazy.map(Unmanaged.passUnretained) {
-            if version != requestVersion {  // a rewrite
-                ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
-                version = requestVersion
-            }
             // Borrowed, not retained: `chain` holds every step until the loop ends, and a
             // retain and release around each step were two atomic operations.
             let conclusion = step._withUnsafeGuaranteedRef { step in
@@ -238,6 +230,9 @@ struct DecisionRun {
             }
             switch conclusion {
             case .proceed: continue
+            case .rewrite(let params):
+                rewrites.merge(params) { _, new in new }
+                ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
             case let other: return other
             }
         }
@@ -254,10 +249,7 @@ struct DecisionRun {
         var instructions = 0
         switch step.body {
         case .lua(let function):
-            if sessionVersion != requestVersion {
-                session.setRequest(ruleRequest)
-                sessionVersion = requestVersion
-            }
+            session.setRequest(ruleRequest)
             do {
                 let result = try session.evaluate(declared: function)
                 instructions = result.instructions
@@ -293,9 +285,7 @@ struct DecisionRun {
             conclusion = .proceed
         case .rewrite(let params)?:
             size = RuleValue.payloadBytes(of: params)
-            rewrites.merge(params) { _, new in new }
-            requestVersion += 1
-            conclusion = .proceed
+            conclusion = .rewrite(params)
         case .redirect(let url, let params)?:
             size = url.utf8.count + RuleValue.payloadBytes(of: params)
             conclusion = .redirect(url, params)
@@ -341,7 +331,6 @@ struct DecisionRun {
         _ function: Int, _ ruleRequest: RuleRequest, session: inout Functions
     ) -> (Bool, LuaError?, Int) {
         session.setRequest(ruleRequest)
-        sessionVersion = -1
         do {
             let result = try session.evaluate(declared: function)
             switch result.value {

@@ -80,6 +80,11 @@ public struct RuleRequest: Sendable {
         storage = CopyOnWrite(Fields(request: request, target: .matched(match), rewrites: rewrites))
     }
 
+    /// Whether `other` is this very request — a copy of it, not one built alike — so
+    /// that what rules read of it is known to be the same: one identity test, no fields
+    /// compared.
+    package func isSame(as other: RuleRequest) -> Bool { storage.isIdentical(to: other.storage) }
+
     /// The whole URL.
     public var url: String { uri.string }
     /// The scheme, `""` for a relative URL.
