@@ -157,4 +157,26 @@ import Testing
         let decision = try Self.decider(rules: rules).decide(RouteRequest(url))
         #expect(Self.summary(decision) == expected, "\(Self.describe(decision))")
     }
+
+    /// What each kind of step leaves in the trace: a redirect's `when` is a step of its
+    /// own, before the redirect's; a fallback shows the verdict it returned.
+    @Test(arguments: [
+        ("redirect { from = 'myapp://r/:n', to = 'myapp://home', when = function() return true end }", "myapp://r/1", [
+            "redirect myapp://r/:n (rules.lua:1): when holds",
+            "redirect myapp://r/:n (rules.lua:1) → redirect myapp://home",
+            "match home: myapp://home",
+        ]),
+        ("redirect { from = 'myapp://r/:n', to = 'myapp://home', when = function() return false end }", "myapp://r/1", [
+            "redirect myapp://r/:n (rules.lua:1): when is false: not taken",
+            "match r: myapp://r/:n",
+        ]),
+        ("fallback(function() return next() end)", "myapp://nowhere", [
+            "match: no route matches",
+            "fallback (rules.lua:1) → next",
+        ]),
+    ] as [(String, String, [String])])
+    func eachStepIsTraced(rules: String, url: String, expected: [String]) throws {
+        let decision = try Self.decider(rules: rules).decide(RouteRequest(url))
+        #expect(decision.trace.steps.map(\.description) == expected)
+    }
 }

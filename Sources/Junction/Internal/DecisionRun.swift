@@ -37,81 +37,42 @@ struct DecisionRun {
         steps.reserveCapacity(8)
     }
 
-    /// What a step of rules concluded.
-    private enum Conclusion {
-        case proceed
-        /// Carry on with these parameters changed.
-        case rewrite([String: RuleValue])
-        case stop(Decision.Outcome)
-        case redirect(String, [String: RuleValue])
-        case decline
+    /// Where one URL's pass through the pipeline ends.
+    private enum Ending {
+        /// The request is decided.
+        case decided(Decision.Outcome)
+        /// The request goes on at another URL, with these parameters carried to it.
+        case redirected(to: String, params: [String: RuleValue])
     }
 
-    /// Runs the pipeline.
+    /// What one step concluded, as its kind reads what it returned.
+    private enum Conclusion {
+        /// Carry on to the next step: an interceptor returned `nil`, a `when` holds.
+        case proceed
+        /// Carry on, with these parameters of the route changed.
+        case rewrite([String: RuleValue])
+        /// Not taken: the route declines (`next()`), a fallback leaves the URL to the next,
+        /// a `when` does not hold.
+        case decline
+        /// The pass ends here.
+        case end(Ending)
+    }
+
+    // MARK: - The pipeline
+
+    /// Decides the request: the caller's URL, then each URL a redirect leads to — declared,
+    /// a rule's verdict or a fallback's — goes through the pipeline until one decides.
     mutating func run<Functions: DeclaredFunctions>(_ session: inout Functions) -> Decision {
         var url = request.url
-        pipeline: while true {
-            let uri: URI
-            do {
-                uri = try URI(url)
-            } catch {
-                record(.unparsable(url, error: "\(error)", nanoseconds: lap()))
-                self.uri = nil
-                return finish(.reject(.unparsable(url, error: "\(error)")))
-            }
-            self.uri = uri
-
-            // The route and the best declared redirect, from one reading of the URL.
-            var current: RouteMatch?
-            if let table = decider.redirects.table {
-                let found = decider.routes.match(uri, alsoIn: table)
-                current = found.here
-                if let redirect = found.other {
-                    switch applyRedirects(uri, best: redirect, table: table, session: &session) {
-                    case .proceed, .rewrite, .decline: break
-                    case .stop(let outcome): return finish(outcome)
-                    case .redirect(let target, _):
-                        if let refusal = hop(to: target) { return finish(refusal) }
-                        url = target
-                        continue pipeline
-                    }
-                }
-            } else {
-                current = decider.routes.match(uri)
-            }
-            let route = current?.route  // read once: each read is a reference count
-            record(.match(route, nanoseconds: lap()))
-            var alternatives: [RouteMatch]?
-
-            while true {
-                guard let match = current else {
-                    switch unmatched(uri, session: &session) {
-                    case .proceed, .rewrite, .decline: return finish(.unmatched)
-                    case .stop(let outcome): return finish(outcome)
-                    case .redirect(let target, let params):
-                        if let refusal = hop(to: target) { return finish(refusal) }
-                        carry(params)
-                        url = target
-                        continue pipeline
-                    }
-                }
-                if let refusal = checkAccess(match) { return finish(refusal, match: match) }
-                switch runChain(for: match, session: &session) {
-                case .proceed, .rewrite: return finish(.open, match: match)
-                case .stop(let outcome): return finish(outcome, match: match)
-                case .redirect(let target, let params):
-                    if let refusal = hop(to: target) { return finish(refusal, match: match) }
-                    carry(params)
-                    url = target
-                    continue pipeline
-                case .decline:
-                    let all = alternatives ?? decider.routes.matches(uri)
-                    alternatives = all
-                    let position = all.firstIndex { $0.routeIndex == match.routeIndex }.map { $0 + 1 } ?? all.endIndex
-                    current = position < all.endIndex ? all[position] : nil
-                    rewrites = [:]
-                    record(.nextMatch(after: match.route, current?.route, nanoseconds: lap()))
-                }
+        while true {
+            let (ending, match) = pass(url, session: &session)
+            switch ending {
+            case .decided(let outcome):
+                return finish(outcome, match: match)
+            case .redirected(let target, let params):
+                if let refusal = hop(to: target) { return finish(refusal, match: match) }
+                carry(params)
+                url = target
             }
         }
     }
@@ -122,13 +83,56 @@ struct DecisionRun {
         return finish(.reject(.engineFailure(error)))
     }
 
+    /// One URL through the pipeline: parse → declared redirects → match → access → the
+    /// route's chain, and when the route declines, the next route that matches → for a
+    /// URL no route takes, its scheme's dispatcher, the fallbacks, or unmatched. Returns
+    /// where the pass ended, and the route it ended at.
+    private mutating func pass<Functions: DeclaredFunctions>(
+        _ url: String, session: inout Functions
+    ) -> (Ending, RouteMatch?) {
+        let uri: URI
+        do {
+            uri = try URI(url)
+        } catch {
+            record(.unparsable(url, error: "\(error)", nanoseconds: lap()))
+            self.uri = nil
+            return (.decided(.reject(.unparsable(url, error: "\(error)"))), nil)
+        }
+        self.uri = uri
+
+        // The route and the best declared redirect, from one reading of the URL.
+        var found: RouteMatch?
+        if let redirects = decider.redirects.table {
+            let matches = decider.routes.match(uri, alsoIn: redirects)
+            found = matches.here
+            if let best = matches.other,
+                let ending = declaredRedirect(uri, best: best, in: redirects, session: &session)
+            {
+                return (ending, nil)
+            }
+        } else {
+            found = decider.routes.match(uri)
+        }
+        record(.match(found?.route, nanoseconds: lap()))
+
+        var alternatives: [RouteMatch]?
+        var current = found
+        while let match = current {
+            if let refusal = checkAccess(match) { return (.decided(refusal), match) }
+            if let ending = runChain(for: match, session: &session) { return (ending, match) }
+            current = nextMatch(after: match, of: uri, among: &alternatives)
+        }
+        return (unmatched(uri, session: &session), nil)
+    }
+
     // MARK: - Stages
 
-    /// The first declared redirect whose pattern matches and whose `when` holds.
-    private mutating func applyRedirects<Functions: DeclaredFunctions>(
-        _ uri: URI, best: RouteMatch, table: RouteTable, session: inout Functions
-    ) -> Conclusion {
-        // The best pattern first; the others only if all of its rules' conditions fail.
+    /// The first declared redirect taken: of the best `from` pattern's redirects, in
+    /// declaration order, the first whose `when` holds or that has none; the patterns
+    /// after it only when none of its redirects is taken. `nil` when none is.
+    private mutating func declaredRedirect<Functions: DeclaredFunctions>(
+        _ uri: URI, best: RouteMatch, in table: RouteTable, session: inout Functions
+    ) -> Ending? {
         var candidates = [best]
         var expanded = false
         var position = 0
@@ -141,14 +145,14 @@ struct DecisionRun {
                         uri: uri, request: request, pathParameters: match.parameters, plusAsSpace: decider.routes.options.plusAsSpace)
                     ruleRequest = conditionRequest
                     switch evaluate(condition, conditionRequest, session: &session) {
-                    case .proceed: break
-                    case .decline, .rewrite: continue
-                    case let ending: return ending
+                    case .proceed: break  // it holds
+                    case .decline, .rewrite: continue  // it does not: the next redirect
+                    case .end(let ending): return ending  // it failed, and that rejects
                     }
                 }
                 let target = decider.redirects.target(of: rule, for: match)
                 record(.declaredRedirect(rule, to: target, nanoseconds: lap()), verdictBytes: target.utf8.count)
-                return .redirect(target, [:])
+                return .redirected(to: target, params: [:])
             }
             position += 1
             if position == candidates.count, !expanded {
@@ -157,24 +161,7 @@ struct DecisionRun {
                 position = candidates.firstIndex { $0.routeIndex == best.routeIndex }.map { $0 + 1 } ?? candidates.count
             }
         }
-        return .proceed
-    }
-
-    /// A URL no route matched: its scheme's dispatcher, else the fallbacks.
-    private mutating func unmatched<Functions: DeclaredFunctions>(_ uri: URI, session: inout Functions) -> Conclusion {
-        if let scheme = uri.scheme?.lowercased(), decider.routes.options.dispatchedSchemes.contains(scheme) {
-            record(.handOver(scheme, nanoseconds: lap()))
-            return .stop(.handOver(scheme: scheme))
-        }
-        guard !decider.fallbacks.isEmpty else { return .proceed }
-        let ruleRequest = RuleRequest(uri: uri, request: request, plusAsSpace: decider.routes.options.plusAsSpace)
-        for fallback in decider.fallbacks {
-            switch evaluate(fallback, ruleRequest, session: &session) {
-            case .proceed, .rewrite, .decline: continue
-            case let ending: return ending
-            }
-        }
-        return .proceed
+        return nil
     }
 
     /// Refuses a route that is not exported to a request from outside the app.
@@ -186,28 +173,62 @@ struct DecisionRun {
         return refusal.map(Decision.Outcome.reject)
     }
 
-    /// The route's interceptors and policies, in order, until one decides.
+    /// The route's chain — global interceptors, its groups' policies, its own
+    /// interceptors — in order, until a step ends the pass; the route opens when every
+    /// step carries on. `nil` when the route declines.
     private mutating func runChain<Functions: DeclaredFunctions>(
         for match: RouteMatch, session: inout Functions
-    ) -> Conclusion {
+    ) -> Ending? {
         let chain = decider.plan.chain(for: match)
         var ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
-        for step in chain.lazy.map(Unmanaged.passUnretained) {
-            // Borrowed, not retained: `chain` holds every step until the loop ends, and a
-            // retain and release around each step were two atomic operations.
-            let conclusion = step._withUnsafeGuaranteedRef { step in
-                evaluate(step, ruleRequest, session: &session)
-            }
-            switch conclusion {
-            case .proceed: continue
+        for step in chain {
+            switch evaluate(step, ruleRequest, session: &session) {
+            case .proceed:
+                continue
             case .rewrite(let params):
                 rewrites.merge(params) { _, new in new }
                 ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
-            case let other: return other
+            case .decline:
+                rewrites = [:]  // the route's own, gone with it
+                return nil
+            case .end(let ending):
+                return ending
             }
         }
-        return .proceed
+        return .decided(.open)
     }
+
+    /// The route after `declined` among those matching `uri` (listed once, at the first
+    /// `next()`), if any.
+    private mutating func nextMatch(
+        after declined: RouteMatch, of uri: URI, among alternatives: inout [RouteMatch]?
+    ) -> RouteMatch? {
+        let all = alternatives ?? decider.routes.matches(uri)
+        alternatives = all
+        let position = all.firstIndex { $0.routeIndex == declined.routeIndex }.map { $0 + 1 } ?? all.endIndex
+        let next = position < all.endIndex ? all[position] : nil
+        record(.nextMatch(after: declined.route, next?.route, nanoseconds: lap()))
+        return next
+    }
+
+    /// A URL no route takes: its scheme's dispatcher, else the first fallback that
+    /// decides or redirects, else unmatched.
+    private mutating func unmatched<Functions: DeclaredFunctions>(_ uri: URI, session: inout Functions) -> Ending {
+        if let scheme = uri.scheme?.lowercased(), decider.routes.options.dispatchedSchemes.contains(scheme) {
+            record(.handOver(scheme, nanoseconds: lap()))
+            return .decided(.handOver(scheme: scheme))
+        }
+        let fallbacks = decider.fallbacks
+        if !fallbacks.isEmpty {
+            let ruleRequest = RuleRequest(uri: uri, request: request, plusAsSpace: decider.routes.options.plusAsSpace)
+            for fallback in fallbacks {
+                if case .end(let ending) = evaluate(fallback, ruleRequest, session: &session) { return ending }
+            }
+        }
+        return .decided(.unmatched)
+    }
+
+    // MARK: - Steps
 
     /// Runs one step with `ruleRequest` as its `req`, records it, and concludes from what
     /// it returned as its kind reads it (``PolicyStep/Kind``).
@@ -235,7 +256,7 @@ struct DecisionRun {
                 if error.code == .instructionBudget { instructions = decider.engines?.limits.instructions ?? 0 }
                 guard !error.code.endsDecision else {
                     record(.budgetSpent(step, error: error, nanoseconds: lap(), instructions: instructions))
-                    return .stop(.reject(.budgetSpent(by: step.name, error)))
+                    return .end(.decided(.reject(.budgetSpent(by: step.name, error))))
                 }
                 return fail(step, error.description, instructions: instructions)
             }
@@ -270,19 +291,19 @@ struct DecisionRun {
             conclusion = .rewrite(params)
         case .redirect(let url, let params):
             size = url.utf8.count + RuleValue.payloadBytes(of: params)
-            conclusion = .redirect(url, params)
+            conclusion = .end(.redirected(to: url, params: params))
         case .reject(let reason, let code):
             size = reason.utf8.count
-            conclusion = .stop(.reject(Rejection(.rule, reason: reason, code: code, rule: step.name)))
+            conclusion = .end(.decided(.reject(Rejection(.rule, reason: reason, code: code, rule: step.name))))
         case .gate(let url, let resume):
             size = url.utf8.count
             gateLoop = Rejection.gateLoop(
                 by: step.name, to: url, from: ruleRequest.url, gated: request.gatedRequests,
                 maximumDepth: decider.options.maximumGateDepth)
-            conclusion = .stop(gateLoop.map(Decision.Outcome.reject) ?? .gate(url: url, resume: resume))
+            conclusion = .end(.decided(gateLoop.map(Decision.Outcome.reject) ?? .gate(url: url, resume: resume)))
         case .respond(let value):
             size = value.payloadBytes
-            conclusion = .stop(.respond(value))
+            conclusion = .end(.decided(.respond(value)))
         }
         if size > 0 {
             verdictBytes += size
@@ -290,7 +311,7 @@ struct DecisionRun {
                 let refusal = Rejection.verdictTooLarge(
                     by: step.name, size: size, total: verdictBytes, maximum: decider.options.maximumVerdictBytes)
                 record(.verdictTooLarge(step, refusal: refusal, nanoseconds: lap(), instructions: instructions))
-                return .stop(.reject(refusal))
+                return .end(.decided(.reject(refusal)))
             }
         }
         if let gateLoop {
@@ -306,7 +327,7 @@ struct DecisionRun {
     /// rejected, or carries on as if the rule had returned `nil`.
     private mutating func fail(_ step: PolicyStep, _ error: String, instructions: Int) -> Conclusion {
         record(.failed(step, error: error, nanoseconds: lap(), instructions: instructions))
-        guard step.onError == .continue else { return .stop(.reject(.ruleFailed(step.name, error: error))) }
+        guard step.onError == .continue else { return .end(.decided(.reject(.ruleFailed(step.name, error: error)))) }
         return Self.returningNothing(step.kind)
     }
 
@@ -316,7 +337,7 @@ struct DecisionRun {
         kind == .interceptor ? .proceed : .decline
     }
 
-    // MARK: - Helpers
+    // MARK: - Redirects
 
     /// Counts a hop to `target`; the refusal when it closes a loop or is one too many.
     private mutating func hop(to target: String) -> Decision.Outcome? {
@@ -332,17 +353,23 @@ struct DecisionRun {
         return nil
     }
 
-    /// Carries the parameters so far (and a redirect verdict's) to the next URL.
+    /// Carries the parameters so far (and a redirect verdict's) to the next URL; the
+    /// request stays the caller's own while there is nothing to carry.
     private mutating func carry(_ params: [String: RuleValue]) {
+        guard !params.isEmpty || !rewrites.isEmpty else { return }
         if callerParams == nil { callerParams = request.params }
         request.params.merge(rewrites) { _, new in new }
         request.params.merge(params) { _, new in new }
         rewrites = [:]
     }
 
+    // MARK: - The decision and its trace
+
     /// The decision. The run ends here, so the trace and the URLs passed are moved into
     /// it rather than copied.
-    private mutating func finish(_ outcome: Decision.Outcome, match: RouteMatch? = nil) -> Decision {
+    private mutating func finish(
+        _ outcome: consuming Decision.Outcome, match: consuming RouteMatch? = nil
+    ) -> Decision {
         var params = request.params
         if !rewrites.isEmpty { params.merge(rewrites) { _, new in new } }
         if traceBytesLeftOut > 0 {

@@ -38,11 +38,13 @@ final class PolicyStep: Sendable {
     let location: String
     /// Higher first, within its stage.
     let priority: Int
-    /// What a failure does: the interceptor's own `on_error`; for the other kinds, which
-    /// declare none, the bundle's.
+    /// What a failure does: an interceptor's own `on_error` (Lua or Swift); group
+    /// policies, fallbacks and redirects declare none and take the bundle's.
     let onError: RuleErrorPolicy
     /// What runs.
     let body: Body
+    /// How the decider reads what the step returns: by its stage.
+    let kind: Kind
     /// Registration order, the last tie-break: Lua rules in declaration order, then
     /// Swift interceptors in the order given.
     let order: Int
@@ -58,14 +60,10 @@ final class PolicyStep: Sendable {
         self.onError = onError
         self.body = body
         self.order = order
-    }
-
-    /// How the decider reads what the step returns: by its stage.
-    var kind: Kind {
-        switch stage {
+        kind = switch stage {
         case .fallback: .fallback
         case .redirect: .condition
-        default: .interceptor
+        default: .interceptor  // global, group, route
         }
     }
 
