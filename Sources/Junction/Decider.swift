@@ -76,7 +76,9 @@ public final class Decider: Sendable {
         var problems: [Diagnostic] = []
         var redirects: RedirectRules?
         var plan: InterceptorPlan?
-        do { redirects = try RedirectRules(declarations.redirects, options: routes.options, directory: directory) } catch {
+        do {
+            redirects = try RedirectRules(declarations.redirects, options: routes.options, onError: onError, directory: directory)
+        } catch {
             problems += error.diagnostics
         }
         do {

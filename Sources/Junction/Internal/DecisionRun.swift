@@ -17,9 +17,6 @@ struct DecisionRun {
     /// is allocated).
     private var passed: [String] = []
     private var steps: [TraceStep] = []
-    /// Bumped whenever the request rules read changes, so the session is told.
-    private var requestVersion = 0
-    private var sessionVersion = -1
     private var uri: URI?
     /// The URL being decided now (the run stops at a URL that does not parse).
     private var currentURL: String { uri?.string ?? "" }
@@ -40,140 +37,122 @@ struct DecisionRun {
         steps.reserveCapacity(8)
     }
 
-    /// What a step of rules concluded.
-    private enum Conclusion {
-        case proceed
-        case stop(Decision.Outcome)
-        case redirect(String, [String: RuleValue])
-        case decline
+    /// Where one URL's pass through the pipeline ends.
+    private enum Ending {
+        /// The request is decided.
+        case decided(Decision.Outcome)
+        /// The request goes on at another URL, with these parameters carried to it.
+        case redirected(to: String, params: [String: RuleValue])
     }
 
-    /// Runs the pipeline.
+    /// What one step concluded, as its kind reads what it returned.
+    private enum Conclusion {
+        /// Carry on to the next step: an interceptor returned `nil`, a `when` holds.
+        case proceed
+        /// Carry on, with these parameters of the route changed.
+        case rewrite([String: RuleValue])
+        /// Not taken: the route declines (`next()`), a fallback leaves the URL to the next,
+        /// a `when` does not hold.
+        case decline
+        /// The pass ends here.
+        case end(Ending)
+    }
+
+    // MARK: - The pipeline
+
+    /// Decides the request: the caller's URL, then each URL a redirect leads to — declared,
+    /// a rule's verdict or a fallback's — goes through the pipeline until one decides.
     mutating func run<Functions: DeclaredFunctions>(_ session: inout Functions) -> Decision {
         var url = request.url
-        pipeline: while true {
-            let uri: URI
-            do {
-                uri = try URI(url)
-            } catch {
-                record(TraceStep(.parse, detail: url, error: "\(error)", nanoseconds: lap()))
-                self.uri = nil
-                return finish(.reject(Rejection(.invalidURL, reason: "the URL \"\(url)\" does not parse: \(error)", code: 400)))
-            }
-            self.uri = uri
-
-            // The route and the best declared redirect, from one reading of the URL.
-            var current: RouteMatch?
-            if let table = decider.redirects.table {
-                let found = decider.routes.match(uri, alsoIn: table)
-                current = found.here
-                if let redirect = found.other {
-                    switch applyRedirects(uri, best: redirect, table: table, session: &session) {
-                    case .proceed, .decline: break
-                    case .stop(let outcome): return finish(outcome)
-                    case .redirect(let target, _):
-                        if let refusal = hop(to: target) { return finish(refusal) }
-                        url = target
-                        continue pipeline
-                    }
-                }
-            } else {
-                current = decider.routes.match(uri)
-            }
-            let route = current?.route  // read once: each read is a reference count
-            record(TraceStep(.match, name: route?.name, detail: route?.pattern ?? "no route matches", nanoseconds: lap()))
-            var alternatives: [RouteMatch]?
-
-            while true {
-                guard let match = current else {
-                    switch unmatched(uri, session: &session) {
-                    case .proceed, .decline: return finish(.unmatched)
-                    case .stop(let outcome): return finish(outcome)
-                    case .redirect(let target, let params):
-                        if let refusal = hop(to: target) { return finish(refusal) }
-                        carry(params)
-                        url = target
-                        continue pipeline
-                    }
-                }
-                if let refusal = checkAccess(match) { return finish(refusal, match: match) }
-                switch runChain(for: match, session: &session) {
-                case .proceed: return finish(.open, match: match)
-                case .stop(let outcome): return finish(outcome, match: match)
-                case .redirect(let target, let params):
-                    if let refusal = hop(to: target) { return finish(refusal, match: match) }
-                    carry(params)
-                    url = target
-                    continue pipeline
-                case .decline:
-                    let all = alternatives ?? decider.routes.matches(uri)
-                    alternatives = all
-                    let position = all.firstIndex { $0.routeIndex == match.routeIndex }.map { $0 + 1 } ?? all.endIndex
-                    current = position < all.endIndex ? all[position] : nil
-                    rewrites = [:]
-                    requestVersion += 1
-                    record(TraceStep(
-                        .match, name: current?.route.name,
-                        detail: current.map { "next match after \(match.route.name): \($0.route.pattern)" }
-                            ?? "no route after \(match.route.name)",
-                        nanoseconds: lap()))
-                }
+        while true {
+            let (ending, match) = pass(url, session: &session)
+            switch ending {
+            case .decided(let outcome):
+                return finish(outcome, match: match)
+            case .redirected(let target, let params):
+                if let refusal = hop(to: target) { return finish(refusal, match: match) }
+                carry(params)
+                url = target
             }
         }
     }
 
     /// The decision when the pool could not lend an engine (a new one failed to compile).
     mutating func engineFailure(_ error: LuaError) -> Decision {
-        record(TraceStep(.decision, error: error.description))
-        return finish(.reject(Rejection(.ruleFailed, reason: "the rules could not run: \(error.message)", code: 500)))
+        record(.engineFailure(error))
+        return finish(.reject(.engineFailure(error)))
+    }
+
+    /// One URL through the pipeline: parse → declared redirects → match → access → the
+    /// route's chain, and when the route declines, the next route that matches → for a
+    /// URL no route takes, its scheme's dispatcher, the fallbacks, or unmatched. Returns
+    /// where the pass ended, and the route it ended at.
+    private mutating func pass<Functions: DeclaredFunctions>(
+        _ url: String, session: inout Functions
+    ) -> (Ending, RouteMatch?) {
+        let uri: URI
+        do {
+            uri = try URI(url)
+        } catch {
+            record(.unparsable(url, error: "\(error)", nanoseconds: lap()))
+            self.uri = nil
+            return (.decided(.reject(.unparsable(url, error: "\(error)"))), nil)
+        }
+        self.uri = uri
+
+        // The route and the best declared redirect, from one reading of the URL.
+        var found: RouteMatch?
+        if let redirects = decider.redirects.table {
+            let matches = decider.routes.match(uri, alsoIn: redirects)
+            found = matches.here
+            if let best = matches.other,
+                let ending = declaredRedirect(uri, best: best, in: redirects, session: &session)
+            {
+                return (ending, nil)
+            }
+        } else {
+            found = decider.routes.match(uri)
+        }
+        record(.match(found?.route, nanoseconds: lap()))
+
+        var alternatives: [RouteMatch]?
+        var current = found
+        while let match = current {
+            if let refusal = checkAccess(match) { return (.decided(refusal), match) }
+            if let ending = runChain(for: match, session: &session) { return (ending, match) }
+            current = nextMatch(after: match, of: uri, among: &alternatives)
+        }
+        return (unmatched(uri, session: &session), nil)
     }
 
     // MARK: - Stages
 
-    /// The first declared redirect whose pattern matches and whose `when` holds.
-    private mutating func applyRedirects<Functions: DeclaredFunctions>(
-        _ uri: URI, best: RouteMatch, table: RouteTable, session: inout Functions
-    ) -> Conclusion {
-        // The best pattern first; the others only if all of its rules' conditions fail.
+    /// The first declared redirect taken: of the best `from` pattern's redirects, in
+    /// declaration order, the first whose `when` holds or that has none; the patterns
+    /// after it only when none of its redirects is taken. `nil` when none is.
+    private mutating func declaredRedirect<Functions: DeclaredFunctions>(
+        _ uri: URI, best: RouteMatch, in table: RouteTable, session: inout Functions
+    ) -> Ending? {
         var candidates = [best]
         var expanded = false
         var position = 0
         while position < candidates.count {
             let match = candidates[position]
+            var ruleRequest: RuleRequest?  // what each `when` of this pattern reads, built for the first
             for rule in decider.redirects.rulesByRoute[match.routeIndex] {
-                var instructions = 0
                 if let condition = rule.condition {
-                    let ruleRequest = RuleRequest(
+                    let conditionRequest = ruleRequest ?? RuleRequest(
                         uri: uri, request: request, pathParameters: match.parameters, plusAsSpace: decider.routes.options.plusAsSpace)
-                    let (value, error, used) = evaluateCondition(condition, ruleRequest, session: &session)
-                    instructions = used
-                    if let error, error.code.endsDecision {
-                        record(TraceStep(
-                            .redirect, name: rule.name, location: rule.location, detail: "when", error: error.description,
-                            nanoseconds: lap(), instructions: used))
-                        return .stop(.reject(budgetSpent(by: rule.name, error)))
-                    }
-                    if let error = error?.description {
-                        record(TraceStep(
-                            .redirect, name: rule.name, location: rule.location, detail: "when", error: error,
-                            nanoseconds: lap(), instructions: used))
-                        if decider.bundle?.manifest.onError ?? .reject == .reject {
-                            return .stop(.reject(failure(of: rule.name, error)))
-                        }
-                        continue
-                    }
-                    guard value else {
-                        record(TraceStep(
-                            .redirect, name: rule.name, location: rule.location, detail: "when is false: not taken",
-                            nanoseconds: lap(), instructions: used))
-                        continue
+                    ruleRequest = conditionRequest
+                    switch evaluate(condition, conditionRequest, session: &session) {
+                    case .proceed: break  // it holds
+                    case .decline, .rewrite: continue  // it does not: the next redirect
+                    case .end(let ending): return ending  // it failed, and that rejects
                     }
                 }
                 let target = decider.redirects.target(of: rule, for: match)
-                record(TraceStep(
-                    .redirect, name: rule.name, location: rule.location, verdict: .redirect(url: target, params: [:]),
-                    nanoseconds: lap(), instructions: instructions), verdictBytes: target.utf8.count)
-                return .redirect(target, [:])
+                record(.declaredRedirect(rule, to: target, nanoseconds: lap()), verdictBytes: target.utf8.count)
+                return .redirected(to: target, params: [:])
             }
             position += 1
             if position == candidates.count, !expanded {
@@ -182,241 +161,219 @@ struct DecisionRun {
                 position = candidates.firstIndex { $0.routeIndex == best.routeIndex }.map { $0 + 1 } ?? candidates.count
             }
         }
-        return .proceed
-    }
-
-    /// A URL no route matched: its scheme's dispatcher, else the fallbacks.
-    private mutating func unmatched<Functions: DeclaredFunctions>(_ uri: URI, session: inout Functions) -> Conclusion {
-        if let scheme = uri.scheme?.lowercased(), decider.routes.options.dispatchedSchemes.contains(scheme) {
-            record(TraceStep(
-                .handOver, name: scheme, detail: "no route; \(scheme) URLs go to the \(scheme) dispatcher", nanoseconds: lap()))
-            return .stop(.handOver(scheme: scheme))
-        }
-        guard !decider.fallbacks.isEmpty else { return .proceed }
-        let ruleRequest = RuleRequest(uri: uri, request: request, plusAsSpace: decider.routes.options.plusAsSpace)
-        requestVersion += 1
-        for fallback in decider.fallbacks {
-            let conclusion = runStep(fallback, ruleRequest, session: &session, hasRoute: false)
-            if case .proceed = conclusion { continue }
-            if case .decline = conclusion { continue }
-            return conclusion
-        }
-        return .proceed
+        return nil
     }
 
     /// Refuses a route that is not exported to a request from outside the app.
     private mutating func checkAccess(_ match: RouteMatch) -> Decision.Outcome? {
         guard request.source != .internal else { return nil }
         let route = match.route
-        guard !route.isExported else {
-            record(TraceStep(.access, name: route.name, detail: "exported", nanoseconds: lap()))
-            return nil
-        }
-        let reason = "route \"\(route.name)\" is not exported, so a request from \"\(request.source)\" may not open it"
-            + " (only internal ones may); mark it exported: true in the route table to allow it"
-        record(TraceStep(.access, name: route.name, detail: reason, nanoseconds: lap()))
-        return .reject(Rejection(.notExported, reason: reason, code: 403))
+        let refusal = route.isExported ? nil : Rejection.notExported(route, source: request.source)
+        record(.access(route, refusal: refusal, nanoseconds: lap()))
+        return refusal.map(Decision.Outcome.reject)
     }
 
-    /// The route's interceptors and policies, in order, until one decides.
+    /// The route's chain — global interceptors, its groups' policies, its own
+    /// interceptors — in order, until a step ends the pass; the route opens when every
+    /// step carries on. `nil` when the route declines.
     private mutating func runChain<Functions: DeclaredFunctions>(
         for match: RouteMatch, session: inout Functions
-    ) -> Conclusion {
+    ) -> Ending? {
         let chain = decider.plan.chain(for: match)
-        requestVersion += 1
-        var version = requestVersion
         var ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
-        for step in chain.lazy.map(Unmanaged.passUnretained) {
-            if version != requestVersion {  // a rewrite
+        for step in chain {
+            switch evaluate(step, ruleRequest, session: &session) {
+            case .proceed:
+                continue
+            case .rewrite(let params):
+                rewrites.merge(params) { _, new in new }
                 ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
-                version = requestVersion
-            }
-            // Borrowed, not retained: `chain` holds every step until the loop ends, and a
-            // retain and release around each step were two atomic operations.
-            let conclusion = step._withUnsafeGuaranteedRef { step in
-                runStep(step, ruleRequest, session: &session, hasRoute: true)
-            }
-            switch conclusion {
-            case .proceed: continue
-            case let other: return other
+            case .decline:
+                rewrites = [:]  // the route's own, gone with it
+                return nil
+            case .end(let ending):
+                return ending
             }
         }
-        return .proceed
+        return .decided(.open)
     }
 
-    /// Runs one rule and reads its verdict.
-    private mutating func runStep<Functions: DeclaredFunctions>(
-        _ step: PolicyStep, _ ruleRequest: RuleRequest, session: inout Functions, hasRoute: Bool
+    /// The route after `declined` among those matching `uri` (listed once, at the first
+    /// `next()`), if any.
+    private mutating func nextMatch(
+        after declined: RouteMatch, of uri: URI, among alternatives: inout [RouteMatch]?
+    ) -> RouteMatch? {
+        let all = alternatives ?? decider.routes.matches(uri)
+        alternatives = all
+        let position = all.firstIndex { $0.routeIndex == declined.routeIndex }.map { $0 + 1 } ?? all.endIndex
+        let next = position < all.endIndex ? all[position] : nil
+        record(.nextMatch(after: declined.route, next?.route, nanoseconds: lap()))
+        return next
+    }
+
+    /// A URL no route takes: its scheme's dispatcher, else the first fallback that
+    /// decides or redirects, else unmatched.
+    private mutating func unmatched<Functions: DeclaredFunctions>(_ uri: URI, session: inout Functions) -> Ending {
+        if let scheme = uri.scheme?.lowercased(), decider.routes.options.dispatchedSchemes.contains(scheme) {
+            record(.handOver(scheme, nanoseconds: lap()))
+            return .decided(.handOver(scheme: scheme))
+        }
+        let fallbacks = decider.fallbacks
+        if !fallbacks.isEmpty {
+            let ruleRequest = RuleRequest(uri: uri, request: request, plusAsSpace: decider.routes.options.plusAsSpace)
+            for fallback in fallbacks {
+                if case .end(let ending) = evaluate(fallback, ruleRequest, session: &session) { return ending }
+            }
+        }
+        return .decided(.unmatched)
+    }
+
+    // MARK: - Steps
+
+    /// Runs one step with `ruleRequest` as its `req`, records it, and concludes from what
+    /// it returned as its kind reads it (``PolicyStep/Kind``).
+    private mutating func evaluate<Functions: DeclaredFunctions>(
+        _ step: PolicyStep, _ ruleRequest: RuleRequest, session: inout Functions
     ) -> Conclusion {
-        var verdict: Verdict?
-        var failure: String?
-        var spent: LuaError?
-        var instructions = 0
         switch step.body {
         case .lua(let function):
-            if sessionVersion != requestVersion {
-                session.setRequest(ruleRequest)
-                sessionVersion = requestVersion
-            }
+            session.setRequest(ruleRequest)
+            var instructions = 0
             do {
                 let result = try session.evaluate(declared: function)
                 instructions = result.instructions
-                verdict = try Verdict(result.value, rule: step.name)
+                if step.kind == .condition {
+                    let holds = switch result.value {
+                    case .nil, .bool(false): false
+                    default: true
+                    }
+                    record(.condition(step, holds: holds, nanoseconds: lap(), instructions: instructions))
+                    return holds ? .proceed : .decline
+                }
+                return conclude(step, try Verdict(result.value, rule: step.name), from: ruleRequest, instructions: instructions)
             } catch {
-                failure = error.description
+                // A rule stopped by its own budget ran all of it.
                 if error.code == .instructionBudget { instructions = decider.engines?.limits.instructions ?? 0 }
-                if error.code.endsDecision { spent = error }
+                guard !error.code.endsDecision else {
+                    record(.budgetSpent(step, error: error, nanoseconds: lap(), instructions: instructions))
+                    return .end(.decided(.reject(.budgetSpent(by: step.name, error))))
+                }
+                return fail(step, error.description, instructions: instructions)
             }
         case .swift(let body):
-            do { verdict = try body(ruleRequest, context) } catch { failure = "\(error)" }
+            do {
+                return conclude(step, try body(ruleRequest, context), from: ruleRequest, instructions: 0)
+            } catch {
+                return fail(step, "\(error)", instructions: 0)
+            }
         }
-        if case .next? = verdict, !hasRoute { verdict = .continue }
-        if case .rewrite = verdict, !hasRoute {
-            failure = "rewrite{} has no route's parameters to change here; return redirect(url, params) instead"
-            verdict = nil
-        }
-        // Decide what the verdict means first, so the trace step is built once, in place.
+    }
+
+    /// What `verdict`, returned by `step`, means; records the step.
+    private mutating func conclude(
+        _ step: PolicyStep, _ verdict: Verdict, from ruleRequest: RuleRequest, instructions: Int
+    ) -> Conclusion {
         // What a verdict carries is measured where its values are bound: most carry none.
-        var detail = ""
-        var size = 0
         let conclusion: Conclusion
+        var size = 0
+        var gateLoop: Rejection?
         switch verdict {
-        case nil:
-            if let spent {
-                detail = "the decision's budget is spent: the decision ends, whatever on_error says"
-                conclusion = .stop(.reject(budgetSpent(by: step.name, spent)))
-                break
-            }
-            detail = step.onError == .continue ? "on_error = continue: carrying on" : "on_error = reject"
-            conclusion = step.onError == .continue ? .proceed : .stop(.reject(self.failure(of: step.name, failure ?? "")))
-        case .continue?:
-            conclusion = .proceed
-        case .rewrite(let params)?:
-            size = RuleValue.payloadBytes(of: params)
-            rewrites.merge(params) { _, new in new }
-            requestVersion += 1
-            conclusion = .proceed
-        case .redirect(let url, let params)?:
-            size = url.utf8.count + RuleValue.payloadBytes(of: params)
-            conclusion = .redirect(url, params)
-        case .reject(let reason, let code)?:
-            size = reason.utf8.count
-            conclusion = .stop(.reject(Rejection(.rule, reason: reason, code: code, rule: step.name)))
-        case .gate(let url, let resume)?:
-            size = url.utf8.count
-            if let loop = gateLoop(url, from: ruleRequest.url) {
-                detail = loop
-                conclusion = .stop(.reject(Rejection(.gateLoop, reason: loop, code: 508, rule: step.name)))
-            } else {
-                conclusion = .stop(.gate(url: url, resume: resume))
-            }
-        case .next?:
+        case .continue:
+            conclusion = Self.returningNothing(step.kind)
+        case .next:
             conclusion = .decline
-        case .respond(let value)?:
+        case .rewrite(let params):
+            guard step.kind == .interceptor else {
+                return fail(step, "rewrite{} has no route's parameters to change here; return redirect(url, params) instead",
+                            instructions: instructions)
+            }
+            size = RuleValue.payloadBytes(of: params)
+            conclusion = .rewrite(params)
+        case .redirect(let url, let params):
+            size = url.utf8.count + RuleValue.payloadBytes(of: params)
+            conclusion = .end(.redirected(to: url, params: params))
+        case .reject(let reason, let code):
+            size = reason.utf8.count
+            conclusion = .end(.decided(.reject(Rejection(.rule, reason: reason, code: code, rule: step.name))))
+        case .gate(let url, let resume):
+            size = url.utf8.count
+            gateLoop = Rejection.gateLoop(
+                by: step.name, to: url, from: ruleRequest.url, gated: request.gatedRequests,
+                maximumDepth: decider.options.maximumGateDepth)
+            conclusion = .end(.decided(gateLoop.map(Decision.Outcome.reject) ?? .gate(url: url, resume: resume)))
+        case .respond(let value):
             size = value.payloadBytes
-            conclusion = .stop(.respond(value))
+            conclusion = .end(.decided(.respond(value)))
         }
         if size > 0 {
             verdictBytes += size
             if verdictBytes > decider.options.maximumVerdictBytes {
-                let reason = "rule \"\(step.name)\" returned a verdict of \(size) bytes, which brings the decision's verdicts to "
-                    + "\(verdictBytes) bytes, more than the \(decider.options.maximumVerdictBytes) a decision may carry "
-                    + "(DeciderOptions.maximumVerdictBytes)"
-                record(TraceStep(
-                    step.stage, name: step.stage == .fallback ? nil : step.name, location: step.location,
-                    detail: "verdict too large", error: reason, nanoseconds: lap(), instructions: instructions))
-                return .stop(.reject(Rejection(.decisionBudget, reason: reason, code: 500, rule: step.name)))
+                let refusal = Rejection.verdictTooLarge(
+                    by: step.name, size: size, total: verdictBytes, maximum: decider.options.maximumVerdictBytes)
+                record(.verdictTooLarge(step, refusal: refusal, nanoseconds: lap(), instructions: instructions))
+                return .end(.decided(.reject(refusal)))
             }
         }
-        record(TraceStep(
-            step.stage, name: step.stage == .fallback ? nil : step.name, location: step.location, verdict: verdict,
-            detail: detail, error: failure, nanoseconds: lap(), instructions: instructions), verdictBytes: size)
+        if let gateLoop {
+            record(.gateRefused(step, verdict: verdict, refusal: gateLoop, nanoseconds: lap(), instructions: instructions),
+                   verdictBytes: size)
+        } else {
+            record(.rule(step, verdict: verdict, nanoseconds: lap(), instructions: instructions), verdictBytes: size)
+        }
         return conclusion
     }
 
-    // MARK: - Helpers
-
-    /// Evaluates a redirect's `when`: truthy unless `nil` or `false`.
-    private mutating func evaluateCondition<Functions: DeclaredFunctions>(
-        _ function: Int, _ ruleRequest: RuleRequest, session: inout Functions
-    ) -> (Bool, LuaError?, Int) {
-        session.setRequest(ruleRequest)
-        sessionVersion = -1
-        do {
-            let result = try session.evaluate(declared: function)
-            switch result.value {
-            case .nil, .bool(false): return (false, nil, result.instructions)
-            default: return (true, nil, result.instructions)
-            }
-        } catch {
-            return (false, error, 0)
-        }
+    /// `step` failed: recorded with `error`, and its `on_error` applies — the decision is
+    /// rejected, or carries on as if the rule had returned `nil`.
+    private mutating func fail(_ step: PolicyStep, _ error: String, instructions: Int) -> Conclusion {
+        record(.failed(step, error: error, nanoseconds: lap(), instructions: instructions))
+        guard step.onError == .continue else { return .end(.decided(.reject(.ruleFailed(step.name, error: error)))) }
+        return Self.returningNothing(step.kind)
     }
+
+    /// What a rule returning `nil` concludes: an interceptor carries on; a fallback, or a
+    /// `when`, is not taken.
+    private static func returningNothing(_ kind: PolicyStep.Kind) -> Conclusion {
+        kind == .interceptor ? .proceed : .decline
+    }
+
+    // MARK: - Redirects
 
     /// Counts a hop to `target`; the refusal when it closes a loop or is one too many.
     private mutating func hop(to target: String) -> Decision.Outcome? {
         // The list of visited URLs is built only to word a refusal; a hop that is allowed
         // allocates nothing but its entry in `passed`.
-        guard target == currentURL || passed.contains(target) || passed.count + 1 > decider.options.maximumRedirects else {
-            passed.append(currentURL)
-            return nil
-        }
-        let visited = passed + [currentURL]
-        if let first = visited.firstIndex(of: target) {
-            let cycle = (visited[first...] + [target]).joined(separator: " → ")
-            return .reject(Rejection(.redirectLoop, reason: "redirect loop: \(cycle)", code: 508))
-        }
-        if visited.count > decider.options.maximumRedirects {
-            let path = (visited + [target]).joined(separator: " → ")
-            return .reject(Rejection(
-                .tooManyRedirects, reason: "more than \(decider.options.maximumRedirects) redirects: \(path)", code: 508))
+        if target == currentURL || passed.contains(target) || passed.count + 1 > decider.options.maximumRedirects,
+            let refusal = Rejection.redirectRefused(
+                to: target, after: passed + [currentURL], maximum: decider.options.maximumRedirects)
+        {
+            return .reject(refusal)
         }
         passed.append(currentURL)
         return nil
     }
 
-    /// Why a gate to `url` would loop, if it would.
-    private func gateLoop(_ url: String, from current: String) -> String? {
-        if url == current { return "gate loop: \(current) gates itself" }
-        let gated = request.gatedRequests
-        if gated.contains(url) {
-            return "gate loop: \((gated + [current, url]).joined(separator: " → "))"
-        }
-        if gated.count >= decider.options.maximumGateDepth {
-            return "gates nest deeper than \(decider.options.maximumGateDepth): \((gated + [current, url]).joined(separator: " → "))"
-        }
-        return nil
-    }
-
-    /// Carries the parameters so far (and a redirect verdict's) to the next URL.
+    /// Carries the parameters so far (and a redirect verdict's) to the next URL; the
+    /// request stays the caller's own while there is nothing to carry.
     private mutating func carry(_ params: [String: RuleValue]) {
+        guard !params.isEmpty || !rewrites.isEmpty else { return }
         if callerParams == nil { callerParams = request.params }
         request.params.merge(rewrites) { _, new in new }
         request.params.merge(params) { _, new in new }
         rewrites = [:]
     }
 
-    private func failure(of rule: String, _ error: String) -> Rejection {
-        Rejection(.ruleFailed, reason: "rule \"\(rule)\" failed: \(error)", code: 500, rule: rule)
-    }
-
-    /// The rejection of a decision whose rules spent its budget; `rule` crossed the limit.
-    private func budgetSpent(by rule: String, _ error: LuaError) -> Rejection {
-        Rejection(
-            .decisionBudget,
-            reason: "rule \"\(rule)\" crossed the decision's budget: \(error.message)", code: 500, rule: rule)
-    }
+    // MARK: - The decision and its trace
 
     /// The decision. The run ends here, so the trace and the URLs passed are moved into
     /// it rather than copied.
-    private mutating func finish(_ outcome: Decision.Outcome, match: RouteMatch? = nil) -> Decision {
+    private mutating func finish(
+        _ outcome: consuming Decision.Outcome, match: consuming RouteMatch? = nil
+    ) -> Decision {
         var params = request.params
         if !rewrites.isEmpty { params.merge(rewrites) { _, new in new } }
         if traceBytesLeftOut > 0 {
-            steps.append(TraceStep(
-                .decision,
-                detail: "the trace keeps at most \(decider.options.maximumTraceBytes) bytes of texts and verdicts "
-                    + "(DeciderOptions.maximumTraceBytes); \(traceBytesLeftOut) bytes of later steps were left out"))
+            steps.append(.traceCut(maximum: decider.options.maximumTraceBytes, leftOut: traceBytesLeftOut))
         }
         var steps: [TraceStep] = []
         var passed: [String] = []

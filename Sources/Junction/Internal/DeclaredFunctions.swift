@@ -8,7 +8,9 @@ import JunctionLua
 /// session is used in place: wrapping it in an `Optional` copied it, a retain and a
 /// release of its engine and context on every decision.
 protocol DeclaredFunctions {
-    /// Sets the request `req` reads from now on.
+    /// Sets the request `req` reads from now on. Setting the request already set (the
+    /// same one: ``RuleRequest/isIdentical(to:)``) changes nothing, so a caller sets the
+    /// request a step should see before each evaluation and keeps no count of its own.
     mutating func setRequest(_ request: RuleRequest)
     /// Calls a declared function with `req` and `ctx`.
     mutating func evaluate(declared index: Int) throws(LuaError) -> RuleResult

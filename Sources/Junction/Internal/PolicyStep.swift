@@ -1,7 +1,8 @@
 import JunctionCore
 
-/// One interceptor or group policy as the decider runs it: Lua or Swift, with where it
-/// comes from, when it runs and what its failure means.
+/// One rule as the decider runs it — an interceptor, a group policy, a fallback or a
+/// declared redirect's `when`; Lua or Swift — with where it comes from, when it runs and
+/// what its failure means.
 final class PolicyStep: Sendable {
     /// What runs.
     enum Body: Sendable {
@@ -11,18 +12,39 @@ final class PolicyStep: Sendable {
         case swift(@Sendable (RuleRequest, ContextSnapshot) throws -> Verdict)
     }
 
-    /// `global`, `group` or `route`.
+    /// How the decider reads what a step returns, which depends on where in the pipeline
+    /// it runs. A failure that `on_error = continue` lets pass reads as `nil` would.
+    enum Kind {
+        /// An interceptor or group policy of a matched route returns a verdict: `nil`
+        /// carries on, `rewrite` changes the route's parameters and carries on, `next()`
+        /// declines the route.
+        case interceptor
+        /// A fallback for a URL no route matched returns a verdict: `nil` and `next()`
+        /// leave the URL to the next fallback; `rewrite` fails, as there is no route
+        /// whose parameters it could change.
+        case fallback
+        /// A declared redirect's `when` returns whether the redirect is taken: anything
+        /// but `nil` and `false` is yes, as in Lua.
+        case condition
+    }
+
+    /// `global`, `group` or `route` for an interceptor or a policy, `fallback`, or
+    /// `redirect` for a redirect's `when`.
     let stage: TraceStep.Stage
-    /// The interceptor's name, or the group's for a policy.
+    /// The interceptor's name, the group's for a policy, the `from` pattern for a
+    /// redirect's `when`.
     let name: String
     /// `file.lua:12`, or `swift`.
     let location: String
     /// Higher first, within its stage.
     let priority: Int
-    /// What a failure does.
+    /// What a failure does: an interceptor's own `on_error` (Lua or Swift); group
+    /// policies, fallbacks and redirects declare none and take the bundle's.
     let onError: RuleErrorPolicy
     /// What runs.
     let body: Body
+    /// How the decider reads what the step returns: by its stage.
+    let kind: Kind
     /// Registration order, the last tie-break: Lua rules in declaration order, then
     /// Swift interceptors in the order given.
     let order: Int
@@ -38,6 +60,11 @@ final class PolicyStep: Sendable {
         self.onError = onError
         self.body = body
         self.order = order
+        kind = switch stage {
+        case .fallback: .fallback
+        case .redirect: .condition
+        default: .interceptor  // global, group, route
+        }
     }
 
     /// Whether `self` runs before `other` in the same stage: higher priority first,

@@ -9,7 +9,8 @@ final class RedirectRules: Sendable {
         let from: String
         let to: String
         let template: RedirectTemplate
-        let condition: Int?
+        /// The `when`, a step of its own: the redirect is taken when it holds.
+        let condition: PolicyStep?
         let keepQuery: Bool
         let location: String
         /// The name traces show: the `from` pattern.
@@ -25,15 +26,19 @@ final class RedirectRules: Sendable {
     /// - Parameters:
     ///   - declarations: The bundle's redirects.
     ///   - options: The route table's options, so both read URLs alike.
+    ///   - onError: What a failing `when` does: the bundle's `on_error`, as a redirect
+    ///     declares none of its own.
     ///   - directory: The bundle folder, for locations.
     /// - Throws: `BundleError` with a diagnostic at each declaration that does not
     ///   compile: an invalid pattern, a template naming a parameter the pattern lacks.
-    init(_ declarations: [RuleDeclarations.Redirect], options: RouteTableOptions, directory: String?) throws(BundleError) {
+    init(
+        _ declarations: [RuleDeclarations.Redirect], options: RouteTableOptions, onError: RuleErrorPolicy, directory: String?
+    ) throws(BundleError) {
         var problems: [Diagnostic] = []
         var order: [String] = []
         var rules: [String: [Rule]] = [:]
         var firstLocation: [String: String] = [:]
-        for declaration in declarations {
+        for (position, declaration) in declarations.enumerated() {
             let location = SourceLocation(declaredAt: declaration.location, in: directory)
             guard let parameters = RouteTable.parameterNames(in: declaration.from, hostAsPath: options.hostAsPath) else {
                 // The table below reports the pattern's syntax error with its detail.
@@ -51,8 +56,13 @@ final class RedirectRules: Sendable {
                 order.append(declaration.from)
                 firstLocation[declaration.from] = declaration.location
             }
+            let condition = declaration.condition.map { function in
+                PolicyStep(
+                    stage: .redirect, name: declaration.from, location: declaration.location, priority: 0, onError: onError,
+                    body: .lua(function), order: position)
+            }
             rules[declaration.from, default: []].append(Rule(
-                from: declaration.from, to: declaration.to, template: template, condition: declaration.condition,
+                from: declaration.from, to: declaration.to, template: template, condition: condition,
                 keepQuery: declaration.keepQuery, location: declaration.location))
         }
         var builder = RouteTableBuilder(options: options)
