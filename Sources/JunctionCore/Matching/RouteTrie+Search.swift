@@ -93,12 +93,14 @@ extension RouteTrie {
     ) -> Result {
         nodes.withUnsafeBufferPointer { nodes in
             entries.withUnsafeBufferPointer { entries in
-                constants.withLookup { constants in
-                    var search = MatchSearch(
-                        nodes: nodes, entries: entries, constants: constants, trie: self,
-                        caseSensitive: caseSensitive, text: input.text, segments: input.segments,
-                        collectAll: collectAll, explain: explain)
-                    return body(&search)
+                regexes.withUnsafeBufferPointer { regexes in
+                    constants.withLookup { constants in
+                        var search = MatchSearch(
+                            nodes: nodes, entries: entries, regexes: regexes, constants: constants,
+                            caseSensitive: caseSensitive, text: input.text, segments: input.segments,
+                            collectAll: collectAll, explain: explain)
+                        return body(&search)
+                    }
                 }
             }
         }
