@@ -2,14 +2,16 @@
 /// specific (constant) to the least (`**`), so the first hit is the most specific; a
 /// hit of lower priority than one already found is pruned by each subtree's maximum.
 /// The search backtracks: a branch that fails deeper down gives way to the next sibling.
+///
+/// A search holds pointers into a trie's arrays and a ``SearchInput``'s buffers; it is
+/// sound because only `RouteTrie.withSearch` makes one, lending it for that call alone,
+/// while the trie and the input are alive.
 struct MatchSearch {
     let nodes: UnsafeBufferPointer<RouteTrie.Node>
     let entries: UnsafeBufferPointer<RouteTrie.Entry>
+    /// The trie's compiled regexes, by ``RouteTrie/Constraint/regex(_:)`` index.
+    let regexes: UnsafeBufferPointer<RouteRegex>
     let constants: ConstantIndex.Lookup
-    /// The trie searched, for its compiled regexes. Unretained: a search lives only
-    /// inside one of the trie's own methods, and holding the regexes instead
-    /// cost atomic reference counts on every search.
-    unowned(unsafe) let trie: RouteTrie
     let caseSensitive: Bool
     /// Decoded segments, laid out one after another.
     let text: UnsafeBufferPointer<UInt8>
@@ -27,13 +29,13 @@ struct MatchSearch {
 
     init(
         nodes: UnsafeBufferPointer<RouteTrie.Node>, entries: UnsafeBufferPointer<RouteTrie.Entry>,
-        constants: ConstantIndex.Lookup, trie: RouteTrie, caseSensitive: Bool,
+        regexes: UnsafeBufferPointer<RouteRegex>, constants: ConstantIndex.Lookup, caseSensitive: Bool,
         text: UnsafeBufferPointer<UInt8>, segments: UnsafeBufferPointer<Int32>, collectAll: Bool, explain: Bool
     ) {
         self.nodes = nodes
         self.entries = entries
+        self.regexes = regexes
         self.constants = constants
-        self.trie = trie
         self.caseSensitive = caseSensitive
         self.text = text
         self.segments = segments
@@ -107,7 +109,7 @@ struct MatchSearch {
             case .type(let type):
                 passes = Self.converts(bytes, to: type)
             case .regex(let index):
-                passes = trie.regexes[Int(index)].matchesWhole(bytes)
+                passes = regexes[Int(index)].matchesWhole(bytes)
             }
             if !passes {
                 if explain {

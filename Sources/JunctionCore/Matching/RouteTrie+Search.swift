@@ -26,6 +26,17 @@ extension RouteTrie {
         withSearchInput(uri, hostAsPath: hostAsPath) { input in best(input) }
     }
 
+    /// The best route for `uri` in this trie and in `other`, preparing the URL once.
+    func best(_ uri: URI, hostAsPath: HostAsPath, alsoIn other: RouteTrie) -> (here: Hit?, other: Hit?) {
+        // Sound because `self` and `other` are borrowed for this whole call, and the
+        // closure cannot outlive it; captured strongly, each would be retained.
+        let here = Unmanaged.passUnretained(self)
+        let there = Unmanaged.passUnretained(other)
+        return withSearchInput(uri, hostAsPath: hostAsPath) { input in
+            (here._withUnsafeGuaranteedRef { $0.best(input) }, there._withUnsafeGuaranteedRef { $0.best(input) })
+        }
+    }
+
     /// The best route for a prepared input (which several tries may share).
     func best(_ input: SearchInput) -> Hit? {
         let roots = roots(for: input)
@@ -93,12 +104,14 @@ extension RouteTrie {
     ) -> Result {
         nodes.withUnsafeBufferPointer { nodes in
             entries.withUnsafeBufferPointer { entries in
-                constants.withLookup { constants in
-                    var search = MatchSearch(
-                        nodes: nodes, entries: entries, constants: constants, trie: self,
-                        caseSensitive: caseSensitive, text: input.text, segments: input.segments,
-                        collectAll: collectAll, explain: explain)
-                    return body(&search)
+                regexes.withUnsafeBufferPointer { regexes in
+                    constants.withLookup { constants in
+                        var search = MatchSearch(
+                            nodes: nodes, entries: entries, regexes: regexes, constants: constants,
+                            caseSensitive: caseSensitive, text: input.text, segments: input.segments,
+                            collectAll: collectAll, explain: explain)
+                        return body(&search)
+                    }
                 }
             }
         }

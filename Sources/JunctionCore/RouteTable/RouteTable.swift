@@ -91,14 +91,8 @@ public struct RouteTable: Sendable {
     /// - Returns: The best match in each.
     package func match(_ uri: URI, alsoIn other: RouteTable) -> (here: RouteMatch?, other: RouteMatch?) {
         precondition(other.options.hostAsPath == options.hostAsPath, "both tables must read hosts alike")
-        // The tries are borrowed unretained: both tables outlive the call, and retaining
-        // each trie around the closures cost atomic reference counts on every request.
-        let here = Unmanaged.passUnretained(storage.fields.trie)
-        let there = Unmanaged.passUnretained(other.storage.fields.trie)
-        let hits = withSearchInput(uri, hostAsPath: options.hostAsPath) { input in
-            (here._withUnsafeGuaranteedRef { $0.best(input) }, there._withUnsafeGuaranteedRef { $0.best(input) })
-        }
-        return (hits.0.map { makeMatch($0, uri) }, hits.1.map { other.makeMatch($0, uri) })
+        let hits = trie.best(uri, hostAsPath: options.hostAsPath, alsoIn: other.trie)
+        return (hits.here.map { makeMatch($0, uri) }, hits.other.map { other.makeMatch($0, uri) })
     }
 
     /// Parses a URL and finds its best route.

@@ -337,4 +337,26 @@ import Testing
         #expect(match.value("size") == .int(20))
         #expect(try table.match("x:/list?size=big")?.value("size") == nil)
     }
+
+    // MARK: Two tables
+
+    static let digits = try! RouteTable.make([("digits", "/p/:v([0-9]+)"), ("q", "/q/:n")])
+    static let letters = try! RouteTable.make([("letters", "/p/:v([a-z]+)"), ("any", "/**")])
+
+    /// Each table's regex is its regex 0: a search that read the other trie's regexes
+    /// would take the wrong route.
+    @Test(arguments: [
+        ("x:/p/42", "digits", "any"),
+        ("x:/p/ab", nil, "letters"),
+        ("x:/p/-", nil, "any"),
+        ("x:/q/1", "q", "any"),
+    ] as [(String, String?, String?)])
+    func matchesTwoTablesFromOneReadingAsEachAlone(_ url: String, _ here: String?, _ other: String?) throws {
+        let uri = try URI(url)
+        let both = Self.digits.match(uri, alsoIn: Self.letters)
+        #expect(both.here?.route.name == here)
+        #expect(both.other?.route.name == other)
+        #expect(both.here?.parameters == Self.digits.match(uri)?.parameters)
+        #expect(both.other?.parameters == Self.letters.match(uri)?.parameters)
+    }
 }
