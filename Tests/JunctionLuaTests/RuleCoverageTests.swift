@@ -225,7 +225,9 @@ import Testing
               return 1
             end
             """)
-        let engine = try RuleEngine(sources: [source], limits: SandboxLimits(instructions: 50_000), coverage: true)
+        // The time backstop set aside: a slow (sanitized, loaded) run must end on the count.
+        let engine = try RuleEngine(
+            sources: [source], limits: SandboxLimits(instructions: 50_000, decisionTime: .seconds(120)), coverage: true)
         let error = #expect(throws: LuaError.self) { try engine.evaluate("spin", arguments: [[:]]) }
         #expect(error?.code == .instructionBudget)
         #expect(engine.coverage.executedLines(in: "spin.lua") == [2, 4])
@@ -244,7 +246,9 @@ import Testing
               return total
             end
             """)
-        let limits = SandboxLimits(instructionInterval: 100)
+        // The time backstop set aside: only the count is compared, and a slow (sanitized,
+        // loaded) run must not end on time instead.
+        let limits = SandboxLimits(instructionInterval: 100, decisionTime: .seconds(120))
         let plain = try RuleEngine(sources: [source], limits: limits)
         let recording = try RuleEngine(sources: [source], limits: limits, coverage: true)
         for n in [0, 10, 1_000, 50_000] {
