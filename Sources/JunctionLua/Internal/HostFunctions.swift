@@ -53,7 +53,7 @@ enum HostFunctions {
         setField(state, "pattern_match", PatternFunctions.match)
         setField(state, "pattern_gmatch", PatternFunctions.gmatch)
         setField(state, "pattern_gsub", PatternFunctions.gsub)
-        SandboxPrelude.addHostFields(state)  // parts: the prelude's other files
+        SandboxPrelude.addHostFields(state)  // parts: the prelude's other files; verdict: the names of a verdict table
         jl_call(state, 1, 2)  // prelude(host) → env, seal
         context.pointee.seal = luaL_ref(state, jl_registryindex())
         context.pointee.environment = luaL_ref(state, jl_registryindex())

@@ -82,7 +82,8 @@ enum SandboxPrelude {
     }
 
     /// Adds what `prelude.lua` needs besides the host's functions to the table on top of
-    /// the stack: `parts`, the function of every other file by its name (see ``File``).
+    /// the stack: `parts`, the function of every other file by its name (see ``File``),
+    /// and `verdict`, the names of a verdict table (``VerdictTable``).
     ///
     /// Runs inside Lua, where it may raise, after ``PreludeChunk`` compiled the files
     /// (a state loads `prelude.lua` first); holds only raw pointers, integers and
@@ -96,6 +97,15 @@ enum SandboxPrelude {
             rawValue += 1
         }
         lua_setfield(state, -2, HostFunctions.cString("parts"))
+        var count = 0
+        while VerdictTable.name(at: count) != nil { count += 1 }
+        lua_createtable(state, 0, Int32(count))
+        for index in 0..<count {
+            let name = VerdictTable.name(at: index).unsafelyUnwrapped
+            jl_pushstring(state, HostFunctions.cString(name.spelling))
+            lua_setfield(state, -2, HostFunctions.cString(name.handle))
+        }
+        lua_setfield(state, -2, HostFunctions.cString("verdict"))
     }
 
     /// How many files the prelude has.

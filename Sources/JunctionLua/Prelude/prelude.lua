@@ -24,7 +24,7 @@ local function end_trust()
 end
 
 local protected_calls = parts.protected_calls(host, trust)
-local rule_api, end_declaring = parts.rule_api(host, trust)
+local rule_api, end_declaring = parts.rule_api(host, trust, host.verdict)
 local libraries = parts.libraries(host, trust)
 local metatables = parts.metatables(host, trust)
 local env = parts.globals(host, trust, protected_calls, rule_api, libraries, metatables)

@@ -5,12 +5,25 @@
 -- and the host drops `seal`, which holds `end_declaring`, so an engine does not keep that
 -- code for its whole life.
 --
--- Takes the host's functions and `trust`; returns the globals it makes, and `end_declaring`.
+-- Takes the host's functions, `trust`, and the names of a verdict table's fields and kinds,
+-- which the host spells (VerdictTable.swift) and reads back. Returns the globals it makes,
+-- and `end_declaring`.
 
-local host, trust = ...
+local host, trust, names = ...
 local caller_position = host.caller_position
 local error, type, select, tostring, next = error, type, select, tostring, next
 local ssub, sformat, math_type = string.sub, string.format, math.type
+
+-- The host's spelling of each name a verdict table has.
+local function spelled(handle)
+  local spelling = names[handle]
+  if type(spelling) ~= "string" then error("the host gives no verdict name for " .. handle, 2) end
+  return spelling
+end
+local KIND, URL, PARAMS, REASON = spelled("kind"), spelled("url"), spelled("params"), spelled("reason")
+local CODE, RESUME, VALUE = spelled("code"), spelled("resume"), spelled("value")
+local REDIRECT, REJECT, GATE = spelled("redirect"), spelled("reject"), spelled("gate")
+local REWRITE, NEXT, RESPOND = spelled("rewrite"), spelled("next"), spelled("respond")
 
 local declarations = { redirects = {}, interceptors = {}, groups = {}, fallbacks = {} }
 local interceptor_names = {}
@@ -128,7 +141,7 @@ return {
     if params ~= nil and type(params) ~= "table" and type(params) ~= "userdata" then
       error("redirect: params must be a table", 2)
     end
-    return { verdict = "redirect", url = target, params = params }
+    return { [KIND] = REDIRECT, [URL] = target, [PARAMS] = params }
   end),
   interceptor = trust(function(spec) return declaring("interceptor")(spec) end),
   group = trust(function(name, policy) return declaring("group")(name, policy) end),
@@ -138,7 +151,7 @@ return {
     if code ~= nil and (math_type(code) ~= "integer" or code < 100 or code > 999) then
       error("reject: code must be a whole number from 100 to 999, such as 403", 2)
     end
-    return { verdict = "reject", reason = reason, code = code }
+    return { [KIND] = REJECT, [REASON] = reason, [CODE] = code }
   end),
   gate = trust(function(url, options)
     if type(url) ~= "string" then
@@ -149,19 +162,19 @@ return {
     end
     local resume = true
     if options ~= nil and options.resume ~= nil then resume = options.resume == true end
-    return { verdict = "gate", url = url, resume = resume }
+    return { [KIND] = GATE, [URL] = url, [RESUME] = resume }
   end),
   rewrite = trust(function(spec)
     if type(spec) ~= "table" or (type(spec.params) ~= "table" and type(spec.params) ~= "userdata") then
       error("rewrite{ params = { name = value, ... } } changes parameters and continues", 2)
     end
-    return { verdict = "rewrite", params = spec.params }
+    return { [KIND] = REWRITE, [PARAMS] = spec.params }
   end),
-  respond = trust(function(value) return { verdict = "respond", value = value } end),
+  respond = trust(function(value) return { [KIND] = RESPOND, [VALUE] = value } end),
   -- `next()` with no arguments is the verdict "this route declines"; with a table it is
   -- Lua's own `next`, which would fail without one.
   next = trust(function(...)
-    if select("#", ...) == 0 then return { verdict = "next" } end
+    if select("#", ...) == 0 then return { [KIND] = NEXT } end
     return next(...)
   end),
 }, end_declaring
