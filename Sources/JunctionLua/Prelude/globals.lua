@@ -7,8 +7,8 @@
 -- returns the bundle's environment, writable until it is sealed.
 
 local host, trust = ...
-local read_only = host.read_only
-local error, type, next, tostring, rawset, setmetatable, load = error, type, next, tostring, rawset, setmetatable, load
+local read_only, tostring = host.read_only, host.tostring
+local error, type, next, rawset, setmetatable, load = error, type, next, rawset, setmetatable, load
 
 local env  -- the bundle's environment, set below
 local G = {

@@ -10,8 +10,8 @@
 -- and `end_declaring`.
 
 local host, trust, names = ...
-local caller_position = host.caller_position
-local error, type, select, tostring, next = error, type, select, tostring, next
+local caller_position, tostring = host.caller_position, host.tostring
+local error, type, select, next = error, type, select, next
 local ssub, sformat, math_type = string.sub, string.format, math.type
 
 -- The host's spelling of each name a verdict table has.

@@ -10,7 +10,8 @@
 local host, trust, env, end_trust, end_declaring = ...
 local upvalues, is_c_function = host.upvalues, host.is_c_function
 local freeze_in_place, is_readonly, raw_getmetatable = host.freeze_in_place, host.is_readonly, host.raw_getmetatable
-local error, type, select, tostring, next, ipairs = error, type, select, tostring, next, ipairs
+local tostring = host.tostring
+local error, type, select, next, ipairs = error, type, select, next, ipairs
 local sformat = string.format
 local trusted  -- the sandbox's own functions, whose upvalues are not the bundle's: set by `seal`
 
