@@ -40,9 +40,11 @@ let package = Package(
             dependencies: ["CLibYAML"],
             swiftSettings: strictSettings
         ),
+        // The sandbox's prelude is Lua in Prelude/, embedded as byte arrays (`PackageResources`).
         .target(
             name: "JunctionLua",
             dependencies: ["CLua", "JunctionCore", .product(name: "Logging", package: "swift-log")],
+            resources: [.embedInCode("Prelude")],
             swiftSettings: strictSettings
         ),
         .target(

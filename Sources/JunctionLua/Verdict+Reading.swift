@@ -16,25 +16,27 @@ extension Verdict {
             if case .nil = value { self = .continue; return }
             throw invalid("the rule returned \(Self.describe(value))")
         }
-        guard case .string(let kind)? = fields["verdict"] else { throw invalid("the rule returned a table that is not a verdict") }
-        func string(_ key: String) -> String? { if case .string(let text)? = fields[key] { text } else { nil } }
-        func table(_ key: String) -> [String: RuleValue] { if case .table(let t)? = fields[key] { t } else { [:] } }
+        guard case .string(let kind)? = fields[VerdictTable.kind.key] else {
+            throw invalid("the rule returned a table that is not a verdict")
+        }
+        func string(_ name: VerdictTable.Name) -> String? { if case .string(let text)? = fields[name.key] { text } else { nil } }
+        func table(_ name: VerdictTable.Name) -> [String: RuleValue] { if case .table(let t)? = fields[name.key] { t } else { [:] } }
         switch kind {
-        case "redirect":
-            guard let url = string("url") else { throw invalid("redirect() needs a URL") }
-            self = .redirect(url: url, params: table("params"))
-        case "reject":
-            let code: Int? = if case .int(let number)? = fields["code"] { Int(number) } else { nil }
-            self = .reject(reason: string("reason") ?? "", code: code)
-        case "gate":
-            guard let url = string("url") else { throw invalid("gate() needs a URL") }
-            self = .gate(url: url, resume: fields["resume"] != .bool(false))
-        case "rewrite":
-            self = .rewrite(params: table("params"))
-        case "next":
+        case VerdictTable.redirect:
+            guard let url = string(VerdictTable.url) else { throw invalid("redirect() needs a URL") }
+            self = .redirect(url: url, params: table(VerdictTable.params))
+        case VerdictTable.reject:
+            let code: Int? = if case .int(let number)? = fields[VerdictTable.code.key] { Int(number) } else { nil }
+            self = .reject(reason: string(VerdictTable.reason) ?? "", code: code)
+        case VerdictTable.gate:
+            guard let url = string(VerdictTable.url) else { throw invalid("gate() needs a URL") }
+            self = .gate(url: url, resume: fields[VerdictTable.resume.key] != .bool(false))
+        case VerdictTable.rewrite:
+            self = .rewrite(params: table(VerdictTable.params))
+        case VerdictTable.next:
             self = .next
-        case "respond":
-            self = .respond(fields["value"] ?? .nil)
+        case VerdictTable.respond:
+            self = .respond(fields[VerdictTable.value.key] ?? .nil)
         default:
             throw invalid("the rule returned an unknown verdict \"\(kind)\"")
         }

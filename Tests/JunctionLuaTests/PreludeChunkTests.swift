@@ -22,14 +22,18 @@ import Testing
     @Test func preludeFunctionsCarryNoLocalNames() throws {
         // The probe reads the names where they exist: a rule's own function keeps them.
         #expect(try Self.firstParameterName(of: "function(subject) end") == "subject")
-        for helper in ["string.rep", "string.find", "table.insert", "pcall", "reject", "redirect", "interceptor", "load"] {
+        for helper in ["string.rep", "string.find", "table.insert", "pcall", "reject", "redirect", "interceptor", "load", "setmetatable"] {
             #expect(try Self.firstParameterName(of: helper) == nil, "\(helper) carries local names")
         }
     }
 
-    @Test func theChunkIsBinaryAndStatesRunIt() throws {
-        let chunk = try PreludeChunk.compiled.get()
-        #expect(chunk.starts(with: [0x1B, 0x4C, 0x75, 0x61]))  // "\eLua": a binary chunk
+    @Test func theChunksAreBinaryAndStatesRunThem() throws {
+        let chunks = try PreludeChunk.chunks.get()
+        #expect(chunks.count == SandboxPrelude.File.allCases.count)
+        for chunk in chunks {
+            #expect(chunk.starts(with: [0x1B, 0x4C, 0x75, 0x61]))  // "\eLua": a binary chunk
+        }
+        #expect(try PreludeChunk.compiled.get() == chunks[SandboxPrelude.File.prelude.rawValue])
         let sandbox = try LuaState(limits: SandboxLimits()) { _ in }
         #expect(try sandbox.evaluate(source: "return string.rep('ab', 2)", chunkName: "probe.lua") == ["abab"])
     }

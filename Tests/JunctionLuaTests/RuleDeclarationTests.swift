@@ -54,6 +54,7 @@ import Testing
         ("return redirect(\"myapp://a\", { from = \"rule\" })", Verdict.redirect(url: "myapp://a", params: ["from": "rule"])),
         ("return gate(\"myapp://login\", { resume = false })", Verdict.gate(url: "myapp://login", resume: false)),
         ("return reject(\"no\")", Verdict.reject(reason: "no", code: nil)),
+        ("return reject(\"closed\", 503)", Verdict.reject(reason: "closed", code: 503)),
         ("return nil", Verdict.continue),
     ])
     func readsEachVerdict(_ body: String, _ expected: Verdict) throws {

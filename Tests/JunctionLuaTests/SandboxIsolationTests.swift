@@ -335,6 +335,19 @@ import JunctionTestSupport
         #expect(!logged[0].contains { $0.contains(address) })
     }
 
+    /// The prelude's own messages name a table or function key, or a chunk `load` was given
+    /// a table as the name of, by its type: they showed its address, which a rule that
+    /// caught them could read.
+    @Test(arguments: [
+        ("local _, e = pcall(interceptor, { [{}] = 1 })", "interceptor: unknown field table"),
+        ("local _, e = pcall(redirect, { from = 'a', to = 'b', [print] = 1 })", "redirect: unknown field function"),
+        ("local _, e = pcall(load('error(\"x\")', {}))", "table:1: x"),
+    ])
+    func theSandboxsOwnMessagesShowNoAddress(statement: String, message: String) throws {
+        let engine = try Self.engine("\(statement)\ncaught = e\nfunction f() return caught end")
+        #expect(try engine.evaluate("f").value == .string(message))
+    }
+
     // MARK: - Weak tables and finalizers
 
     /// Statements (on line 2 of `f`) that would make a weak table or a finalizer, and the

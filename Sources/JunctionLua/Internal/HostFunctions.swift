@@ -1,6 +1,6 @@
 internal import CLua
 
-internal import Foundation  // free, realloc, memcmp, strcmp, strstr
+internal import Foundation  // memcmp, strstr
 
 /// The C functions the host gives Lua.
 ///
@@ -53,6 +53,7 @@ enum HostFunctions {
         setField(state, "pattern_match", PatternFunctions.match)
         setField(state, "pattern_gmatch", PatternFunctions.gmatch)
         setField(state, "pattern_gsub", PatternFunctions.gsub)
+        SandboxPrelude.addHostFields(state)  // parts: the prelude's other files; verdict: the names of a verdict table
         jl_call(state, 1, 2)  // prelude(host) → env, seal
         context.pointee.seal = luaL_ref(state, jl_registryindex())
         context.pointee.environment = luaL_ref(state, jl_registryindex())
@@ -165,13 +166,13 @@ enum HostFunctions {
         return 1
     }
 
-    /// When the string on top of the stack starts with the prelude's position
-    /// (`junction/sandbox:184: `), replaces that with the position of the innermost rule
-    /// code running; leaves any other string alone.
+    /// When the string on top of the stack starts with a prelude file's position
+    /// (`junction/sandbox/rule_api.lua:184: `), replaces that with the position of the
+    /// innermost rule code running; leaves any other string alone.
     private static func placeAtRule(_ state: OpaquePointer?) {
         var length = 0
         let message = lua_tolstring(state, -1, &length).unsafelyUnwrapped
-        let prefix = SandboxPrelude.shownName
+        let prefix = SandboxPrelude.shownPrefix
         guard length > prefix.utf8CodeUnitCount,
               memcmp(message, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0,
               let separator = strstr(message + prefix.utf8CodeUnitCount, ": ")
@@ -219,11 +220,10 @@ enum HostFunctions {
     static func ruleLevel(_ state: OpaquePointer?) -> Int32 {
         var level: Int32 = 1
         var frame = lua_Debug()
-        let prelude = SandboxPrelude.chunkName
         while lua_getstack(state, level, &frame) != 0 {
             _ = lua_getinfo(state, "Sl", &frame)
             let inPrelude = withUnsafeBytes(of: &frame.short_src) { source in
-                strcmp(source.baseAddress!.assumingMemoryBound(to: CChar.self), cString(prelude) + 1) == 0
+                SandboxPrelude.isPrelude(source.baseAddress!.assumingMemoryBound(to: CChar.self))
             }
             if frame.currentline > 0, !inPrelude { return level }
             level += 1

@@ -254,7 +254,7 @@ extension LuaState {
             String(cString: bytes.baseAddress!.assumingMemoryBound(to: CChar.self))
         }
         // A C function has no line; the prelude's own functions are not the rule.
-        guard definition.linedefined > 0, source != String(SandboxPrelude.chunkName.description.dropFirst()) else {
+        guard definition.linedefined > 0, !SandboxPrelude.isPrelude(source) else {
             return failure
         }
         return LuaError(

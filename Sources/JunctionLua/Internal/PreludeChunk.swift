@@ -1,19 +1,20 @@
 internal import CLua
 
-/// The ``SandboxPrelude`` compiled once per process into the binary chunk every state
-/// loads: Lua's dump of it, less the names and scopes of its local variables.
+/// The ``SandboxPrelude``'s files compiled once per process into the binary chunks every
+/// state loads: Lua's dump of each, less the names and scopes of its local variables.
 ///
 /// Compiled from text in each state, the prelude kept a `LocVar` record and an interned
 /// name for every local of every function it leaves behind, for the state's whole life:
 /// some 5 KiB of each engine's heap for names no message shows, and with 100 rules enough
 /// strings to double Lua's string table (9 KiB in all there, on Lua 5.4.4). Its line
-/// numbers and upvalue names stay: an error raised inside the prelude still carries the
-/// `junction/sandbox:LINE:` prefix that the message handler replaces with the rule's
-/// position, and a C original the prelude calls through an upvalue is still named, as
-/// in "bad argument #2 to 'insert'". Lua's own stripped dump (`lua_dump` with `strip`)
-/// would drop those too. Loading a binary chunk also skips parsing the text per state.
+/// numbers, its chunk names and its upvalue names stay: an error raised inside the prelude
+/// still carries its position, such as `junction/sandbox/libraries.lua:LINE:`, which the
+/// message handler replaces with the rule's, and a C original the prelude calls through an
+/// upvalue is still named, as in "bad argument #2 to 'insert'". Lua's own stripped dump
+/// (`lua_dump` with `strip`) would drop those too. Loading binary chunks also skips parsing
+/// the text per state.
 ///
-/// Only the host loads binary chunks, and only this one (`jl_loadbinary`): bundle files
+/// Only the host loads binary chunks, and only these (`jl_loadbinary`): bundle files
 /// still go through `jl_loadtext`, and the sandbox's `load` through mode `"t"`, and both
 /// refuse them.
 enum PreludeChunk {
@@ -22,17 +23,65 @@ enum PreludeChunk {
         var message: String
     }
 
-    /// The chunk, compiled on first use; every state of the process loads the same bytes.
-    static let compiled: Result<[UInt8], CompileFailure> = compile()
+    /// Every file's chunk, indexed by ``SandboxPrelude/File``'s raw value, compiled on
+    /// first use; every state of the process loads the same bytes. A failure in any file
+    /// fails them all.
+    static let chunks: Result<[[UInt8]], CompileFailure> = compile()
 
-    /// Compiles the prelude in a scratch state and dumps it without local-variable names.
-    private static func compile() -> Result<[UInt8], CompileFailure> {
+    /// The chunk of `prelude.lua`, the file a state runs first.
+    static var compiled: Result<[UInt8], CompileFailure> {
+        chunks.map { $0[SandboxPrelude.File.prelude.rawValue] }
+    }
+
+    /// Pushes `file` as a function, or an error message when it cannot be loaded, and
+    /// returns `lua_load`'s status. Raises only when pushing the message does, and holds no
+    /// Swift value then.
+    static func push(_ file: SandboxPrelude.File, into state: OpaquePointer?) -> Int32 {
+        guard let status = load(file, into: state) else {
+            jl_pushstring(state, HostFunctions.cString(notCompiled))
+            return LUA_ERRERR
+        }
+        return status
+    }
+
+    private static let notCompiled: StaticString = "the sandbox prelude did not compile"
+
+    /// Loads `file`, pushing the function or `lua_load`'s error message, and returns its
+    /// status; `nil`, with nothing pushed, when the prelude did not compile. Cannot raise:
+    /// `lua_load` reads inside its own protected call.
+    private static func load(_ file: SandboxPrelude.File, into state: OpaquePointer?) -> Int32? {
+        guard case .success(let chunks) = chunks else { return nil }
+        return chunks[file.rawValue].withUnsafeBytes { bytes in
+            jl_loadbinary(
+                state, bytes.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: CChar.self), bytes.count,
+                HostFunctions.cString(file.chunkName))
+        }
+    }
+
+    /// Compiles every file in a scratch state and dumps each without local-variable names.
+    private static func compile() -> Result<[[UInt8]], CompileFailure> {
         guard let state = luaL_newstate() else { return .failure(CompileFailure(message: "not enough memory")) }
         defer { lua_close(state) }
-        let source = SandboxPrelude.source
-        let status = jl_loadtext(
-            state, UnsafeRawPointer(source.utf8Start).assumingMemoryBound(to: CChar.self), source.utf8CodeUnitCount,
-            UnsafeRawPointer(SandboxPrelude.chunkName.utf8Start).assumingMemoryBound(to: CChar.self))
+        var compiled: [[UInt8]] = []
+        for file in SandboxPrelude.File.allCases {
+            assert(compiled.count == file.rawValue, "SandboxPrelude.File's raw values count up from 0")
+            switch compile(file, in: state) {
+            case .success(let chunk): compiled.append(chunk)
+            case .failure(let failure): return .failure(failure)
+            }
+        }
+        return .success(compiled)
+    }
+
+    /// Compiles one file in `state` and dumps it without local-variable names.
+    private static func compile(_ file: SandboxPrelude.File, in state: OpaquePointer) -> Result<[UInt8], CompileFailure> {
+        let base = lua_gettop(state)
+        defer { lua_settop(state, base) }
+        let status = file.source.withUnsafeBytes { source in
+            jl_loadtext(
+                state, source.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: CChar.self), source.count,
+                HostFunctions.cString(file.chunkName))
+        }
         guard status == LUA_OK else {
             return .failure(CompileFailure(message: String(cString: lua_tolstring(state, -1, nil))))
         }

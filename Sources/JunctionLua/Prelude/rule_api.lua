@@ -1,0 +1,180 @@
+-- The rule API (docs/rules.md): declarations while the bundle loads, verdicts while rules
+-- run. Declarations are kept here, out of every rule's reach, and handed to sealing by
+-- `end_declaring`. What only loading needs (the functions that declare and what they
+-- gathered) hangs on `declare` and `end_declaring` alone: `end_declaring` drops `declare`,
+-- and the host drops `seal`, which holds `end_declaring`, so an engine does not keep that
+-- code for its whole life.
+--
+-- Takes the host's functions, `trust`, and the names of a verdict table's fields and kinds,
+-- which the host spells (VerdictTable.swift) and reads back. Returns the globals it makes,
+-- and `end_declaring`.
+
+local host, trust, names = ...
+local caller_position, tostring = host.caller_position, host.tostring
+local error, type, select, next = error, type, select, next
+local ssub, sformat, math_type = string.sub, string.format, math.type
+
+-- The host's spelling of each name a verdict table has.
+local function spelled(handle)
+  local spelling = names[handle]
+  if type(spelling) ~= "string" then error("the host gives no verdict name for " .. handle, 2) end
+  return spelling
+end
+local KIND, URL, PARAMS, REASON = spelled("kind"), spelled("url"), spelled("params"), spelled("reason")
+local CODE, RESUME, VALUE = spelled("code"), spelled("resume"), spelled("value")
+local REDIRECT, REJECT, GATE = spelled("redirect"), spelled("reject"), spelled("gate")
+local REWRITE, NEXT, RESPOND = spelled("rewrite"), spelled("next"), spelled("respond")
+
+local declarations = { redirects = {}, interceptors = {}, groups = {}, fallbacks = {} }
+local interceptor_names = {}
+local declare  -- the functions that declare, by name, until the bundle is sealed
+
+-- The function that declares `what`, called by the rule API's function of that name,
+-- which tail-calls it: so level 2 of its errors, and level 3 of `field`'s, is the rule.
+local function declaring(what)
+  if not declare then error(what .. ": rules are declared while the bundle loads, not while they run", 3) end
+  return declare[what]
+end
+local function field(spec, key, kind, what, required)
+  local value = spec[key]
+  if value == nil then
+    if required then error(sformat("%s: missing %s (%s)", what, key, kind), 3) end
+    return nil
+  end
+  if type(value) ~= kind then error(sformat("%s: %s must be a %s, not a %s", what, key, kind, type(value)), 3) end
+  return value
+end
+local function on_error_of(spec, what)
+  local policy = field(spec, "on_error", "string", what)
+  if policy ~= nil and policy ~= "continue" and policy ~= "reject" then
+    error(sformat("%s: on_error must be \"continue\" or \"reject\", not %q", what, policy), 3)
+  end
+  return policy
+end
+local function check_keys(spec, allowed, what)
+  for key in next, spec do
+    if not allowed[key] then
+      error(sformat("%s: unknown field %s", what, tostring(key)), 3)
+    end
+  end
+end
+
+-- "file.lua:12", where the rule being loaded called a declaration.
+local function position()
+  local where = caller_position()
+  return ssub(where, 1, #where - 2)
+end
+
+local function declare_redirect(spec)
+  check_keys(spec, { from = true, to = true, when = true, keep_query = true }, "redirect")
+  local entry = {
+    from = field(spec, "from", "string", "redirect", true),
+    to = field(spec, "to", "string", "redirect", true),
+    when = field(spec, "when", "function", "redirect"),
+    keep_query = field(spec, "keep_query", "boolean", "redirect"),
+    at = position(),
+  }
+  declarations.redirects[#declarations.redirects + 1] = entry
+end
+local function declare_interceptor(spec)
+  if type(spec) ~= "table" then
+    error("interceptor{ name = ..., route = ... | routes = {...} | all = true, run = function(req, ctx) ... end }", 2)
+  end
+  local allowed = { name = true, route = true, routes = true, all = true, priority = true, on_error = true, run = true }
+  check_keys(spec, allowed, "interceptor")
+  local name = field(spec, "name", "string", "interceptor", true)
+  if interceptor_names[name] then error(sformat("interceptor %q is declared twice; names are unique", name), 2) end
+  interceptor_names[name] = true
+  local what = sformat("interceptor %q", name)
+  local route, routes, all =
+    field(spec, "route", "string", what), field(spec, "routes", "table", what), field(spec, "all", "boolean", what)
+  local scopes = (route and 1 or 0) + (routes and 1 or 0) + (all and 1 or 0)
+  if scopes ~= 1 then
+    error(what .. ": give exactly one of route = PATTERN, routes = { PATTERN, ... } or all = true", 2)
+  end
+  local patterns
+  if routes then
+    patterns = {}
+    for i = 1, #routes do
+      if type(routes[i]) ~= "string" then error(what .. ": routes must list patterns (strings)", 2) end
+      patterns[i] = routes[i]
+    end
+  end
+  local priority = field(spec, "priority", "number", what) or 0
+  if priority ~= priority // 1 then error(what .. ": priority must be a whole number", 2) end
+  declarations.interceptors[#declarations.interceptors + 1] = {
+    name = name, route = route, routes = patterns, all = all or false, priority = priority // 1,
+    on_error = on_error_of(spec, what), run = field(spec, "run", "function", what, true), at = position(),
+  }
+end
+local function declare_group(name, policy)
+  if type(name) ~= "string" or type(policy) ~= "function" then
+    error("group(name, function(req, ctx) ... end) declares the policy of a route group", 2)
+  end
+  for _, existing in next, declarations.groups do
+    if existing.name == name then error(sformat("group %q already has a policy (at %s)", name, existing.at), 2) end
+  end
+  declarations.groups[#declarations.groups + 1] = { name = name, run = policy, at = position() }
+end
+local function declare_fallback(policy)
+  if type(policy) ~= "function" then error("fallback(function(req, ctx) ... end) handles URLs no route matches", 2) end
+  declarations.fallbacks[#declarations.fallbacks + 1] = { run = policy, at = position() }
+end
+declare = {
+  redirect = declare_redirect, interceptor = declare_interceptor, group = declare_group, fallback = declare_fallback,
+}
+
+-- Ends declaring, once the bundle has loaded: returns what was declared.
+local function end_declaring()
+  declare = nil
+  return declarations
+end
+
+-- Each verdict is a small table the host reads back as soon as the rule returns.
+return {
+  redirect = trust(function(target, params)
+    if type(target) == "table" then return declaring("redirect")(target) end
+    if type(target) ~= "string" then
+      error("redirect(url [, params]) takes the URL to open instead, "
+        .. "or redirect{ from = ..., to = ... } declares a redirect", 2)
+    end
+    if params ~= nil and type(params) ~= "table" and type(params) ~= "userdata" then
+      error("redirect: params must be a table", 2)
+    end
+    return { [KIND] = REDIRECT, [URL] = target, [PARAMS] = params }
+  end),
+  interceptor = trust(function(spec) return declaring("interceptor")(spec) end),
+  group = trust(function(name, policy) return declaring("group")(name, policy) end),
+  fallback = trust(function(policy) return declaring("fallback")(policy) end),
+  reject = trust(function(reason, code)
+    if type(reason) ~= "string" then error("reject(reason [, code]) takes the reason as a string", 2) end
+    if code ~= nil and (math_type(code) ~= "integer" or code < 100 or code > 999) then
+      error("reject: code must be a whole number from 100 to 999, such as 403", 2)
+    end
+    return { [KIND] = REJECT, [REASON] = reason, [CODE] = code }
+  end),
+  gate = trust(function(url, options)
+    if type(url) ~= "string" then
+      error("gate(url [, { resume = true }]) takes the URL to open first, such as the login page", 2)
+    end
+    if options ~= nil and type(options) ~= "table" then
+      error("gate: options must be a table such as { resume = true }", 2)
+    end
+    local resume = true
+    if options ~= nil and options.resume ~= nil then resume = options.resume == true end
+    return { [KIND] = GATE, [URL] = url, [RESUME] = resume }
+  end),
+  rewrite = trust(function(spec)
+    if type(spec) ~= "table" or (type(spec.params) ~= "table" and type(spec.params) ~= "userdata") then
+      error("rewrite{ params = { name = value, ... } } changes parameters and continues", 2)
+    end
+    return { [KIND] = REWRITE, [PARAMS] = spec.params }
+  end),
+  respond = trust(function(value) return { [KIND] = RESPOND, [VALUE] = value } end),
+  -- `next()` with no arguments is the verdict "this route declines"; with a table it is
+  -- Lua's own `next`, which would fail without one.
+  next = trust(function(...)
+    if select("#", ...) == 0 then return { [KIND] = NEXT } end
+    return next(...)
+  end),
+}, end_declaring
