@@ -7,7 +7,7 @@ let package = Package(
     name: "JunctionBenchmarks",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "junction-bench", targets: ["JunctionBench"]),
+        .executable(name: "junction-bench", targets: ["JunctionBench"])
     ],
     dependencies: [
         .package(name: "Junction", path: ".."),

@@ -77,23 +77,27 @@ public final class Decider: Sendable {
         var redirects: RedirectRules?
         var plan: InterceptorPlan?
         do {
-            redirects = try RedirectRules(declarations.redirects, options: routes.options, onError: onError, directory: directory)
+            redirects = try RedirectRules(
+                declarations.redirects, options: routes.options, onError: onError, directory: directory)
         } catch {
             problems += error.diagnostics
         }
         do {
             plan = try InterceptorPlan(
-                routes: routes, declarations: declarations, swift: interceptors, bundleOnError: onError, directory: directory)
+                routes: routes, declarations: declarations, swift: interceptors, bundleOnError: onError,
+                directory: directory)
         } catch { problems += error.diagnostics }
         guard problems.isEmpty, let redirects, let plan else { throw BundleError(problems) }
         self.redirects = redirects
         self.plan = plan
         fallbacks = declarations.fallbacks.enumerated().map { index, fallback in
-            PolicyStep(stage: .fallback, name: "fallback", location: fallback.location, priority: 0, onError: onError,
-                       body: .lua(fallback.function), order: index)
+            PolicyStep(
+                stage: .fallback, name: "fallback", location: fallback.location, priority: 0, onError: onError,
+                body: .lua(fallback.function), order: index)
         }
         // A bundle that declares no function (only unconditional redirects) never needs an engine.
-        let declaresFunctions = !declarations.interceptors.isEmpty || !declarations.groups.isEmpty
+        let declaresFunctions =
+            !declarations.interceptors.isEmpty || !declarations.groups.isEmpty
             || !declarations.fallbacks.isEmpty || declarations.redirects.contains { $0.condition != nil }
         engines = declaresFunctions ? bundle?.engines : nil
         bundleLabel = bundle.map { "\($0.manifest.name)@\($0.manifest.version)" }

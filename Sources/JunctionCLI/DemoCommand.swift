@@ -23,7 +23,8 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let loaded: RuleBundle
         do {
-            loaded = try RuleBundle.load(directory: bundle, logger: Logger(label: "junction.lua") { _ in SwiftLogNoOpLogHandler() })
+            loaded = try RuleBundle.load(
+                directory: bundle, logger: Logger(label: "junction.lua") { _ in SwiftLogNoOpLogHandler() })
         } catch {
             for diagnostic in error.diagnostics { printError(diagnostic.description) }
             throw ExitCode(2)

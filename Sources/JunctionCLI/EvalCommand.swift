@@ -21,7 +21,8 @@ struct EvalCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The bundle folder.", valueName: "dir"))
     var bundle: String
 
-    @Option(name: .long, help: ArgumentHelp("A context value: key=value; dots nest (user.id=42).", valueName: "key=value"))
+    @Option(
+        name: .long, help: ArgumentHelp("A context value: key=value; dots nest (user.id=42).", valueName: "key=value"))
     var context: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("An extra parameter: key=value.", valueName: "key=value"))
@@ -54,13 +55,16 @@ struct EvalCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let decision = loaded.decider.decide(
-            RouteRequest(url, params: params, source: RequestSource(rawValue: source)), context: ContextSnapshot(contextValues))
+            RouteRequest(url, params: params, source: RequestSource(rawValue: source)),
+            context: ContextSnapshot(contextValues))
         if json {
             print(DecisionRendering.json(decision))
         } else {
             print("\(url) → \(decision.summary)")
             if explain {
-                print("  trace (\(decision.trace.bundle ?? loaded.label), \(DecisionRendering.microseconds(decision.trace.nanoseconds))):")
+                print(
+                    "  trace (\(decision.trace.bundle ?? loaded.label), \(DecisionRendering.microseconds(decision.trace.nanoseconds))):"
+                )
                 DecisionRendering.trace(decision.trace, indent: "    ", timing: true).forEach { print($0) }
             }
         }

@@ -6,6 +6,9 @@ struct JunctionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "junction",
         abstract: "Junction's command line: match URLs, check route tables and bundles, test and evaluate rules.",
-        subcommands: [MatchCommand.self, RoutesCommand.self, TestCommand.self, EvalCommand.self, CheckCommand.self, DemoCommand.self]
+        subcommands: [
+            MatchCommand.self, RoutesCommand.self, TestCommand.self, EvalCommand.self, CheckCommand.self,
+            DemoCommand.self,
+        ]
     )
 }

@@ -43,10 +43,15 @@ struct MatchCommand: ParsableCommand {
             do {
                 let uri = try URI(url)
                 let explanation = table.explain(uri)
-                line = json ? MatchRendering.json(url: url, explanation) : MatchRendering.text(url: url, explanation, verbose: explain)
+                line =
+                    json
+                    ? MatchRendering.json(url: url, explanation)
+                    : MatchRendering.text(url: url, explanation, verbose: explain)
             } catch {
                 unparsed += 1
-                line = json ? MatchRendering.json(url: url, unparsed: error) : MatchRendering.text(url: url, unparsed: error)
+                line =
+                    json
+                    ? MatchRendering.json(url: url, unparsed: error) : MatchRendering.text(url: url, unparsed: error)
             }
             print(line)
         }

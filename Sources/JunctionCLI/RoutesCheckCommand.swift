@@ -6,7 +6,8 @@ struct RoutesCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Validate a route table.",
-        discussion: "Prints each problem as FILE:LINE:COL: error: message. Exit status: 0 when the table is valid, 1 otherwise."
+        discussion:
+            "Prints each problem as FILE:LINE:COL: error: message. Exit status: 0 when the table is valid, 1 otherwise."
     )
 
     @Argument(help: ArgumentHelp("The route table (YAML or JSON).", valueName: "file"))

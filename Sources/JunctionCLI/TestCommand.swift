@@ -31,18 +31,26 @@ struct TestCommand: ParsableCommand {
     @Flag(name: .long, help: "Report which rules and which Lua lines the tests ran.")
     var coverage = false
 
-    @Option(name: .long, help: ArgumentHelp("Fail when line coverage is below P percent (implies --coverage).", valueName: "P"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Fail when line coverage is below P percent (implies --coverage).", valueName: "P"))
     var threshold: Double?
 
-    @Option(name: [.customLong("run")], help: ArgumentHelp("Run only the tests whose name matches the regular expression.", valueName: "regex"))
+    @Option(
+        name: [.customLong("run")],
+        help: ArgumentHelp("Run only the tests whose name matches the regular expression.", valueName: "regex"))
     var selection: String?
 
-    @Flag(name: .shortAndLong, help: "Show the trace of passing tests too (text format), and the rules' log lines on standard error.")
+    @Flag(
+        name: .shortAndLong,
+        help: "Show the trace of passing tests too (text format), and the rules' log lines on standard error.")
     var verbose = false
 
     func validate() throws {
         if bundles.isEmpty { throw ValidationError("give at least one bundle folder") }
-        if let threshold, !(0...100).contains(threshold) { throw ValidationError("--threshold is a percentage from 0 to 100") }
+        if let threshold, !(0...100).contains(threshold) {
+            throw ValidationError("--threshold is a percentage from 0 to 100")
+        }
         if let selection, (try? Regex(selection)) == nil {
             throw ValidationError("--run \"\(selection)\" is not a valid regular expression")
         }
@@ -52,7 +60,9 @@ struct TestCommand: ParsableCommand {
         let selector = try selection.map { try Regex($0) }
         let filter: ((String) -> Bool)? = selector.map { regex in { $0.contains(regex) } }
         let measure = coverage || threshold != nil
-        let reports = bundles.map { TestReport.run(directory: $0, coverage: measure, showLogs: verbose, filter: filter) }
+        let reports = bundles.map {
+            TestReport.run(directory: $0, coverage: measure, showLogs: verbose, filter: filter)
+        }
         switch format {
         case .text:
             for report in reports { report.text(verbose: verbose).forEach { print($0) } }
@@ -64,8 +74,10 @@ struct TestCommand: ParsableCommand {
         if let threshold {
             for report in reports {
                 if let coverage = report.coverage, coverage.percent < threshold {
-                    belowThreshold.append("\(report.label ?? report.directory): line coverage "
-                        + "\(TestReport.percent(coverage.percent)) is below the threshold of \(TestReport.percent(threshold))")
+                    belowThreshold.append(
+                        "\(report.label ?? report.directory): line coverage "
+                            + "\(TestReport.percent(coverage.percent)) is below the threshold of \(TestReport.percent(threshold))"
+                    )
                 }
             }
             belowThreshold.forEach(printError)

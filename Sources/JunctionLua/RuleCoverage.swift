@@ -102,7 +102,8 @@ public struct RuleCoverage: Sendable, Hashable {
     /// Adds `other` to this coverage, as ``merging(_:)`` does.
     public mutating func merge(_ other: RuleCoverage) {
         lines.merge(other.lines) { mine, theirs in
-            FileLines(executable: mine.executable.union(theirs.executable), executed: mine.executed.union(theirs.executed))
+            FileLines(
+                executable: mine.executable.union(theirs.executable), executed: mine.executed.union(theirs.executed))
         }
     }
 

@@ -90,8 +90,9 @@ public struct RuleDeclarations: Sendable, Hashable {
             if case .int(let value)? = fields[key] { Int(value) } else { nil }
         }
         redirects = list("redirects").map {
-            Redirect(from: text($0, "from"), to: text($0, "to"), condition: number($0, "when"),
-                     keepQuery: $0["keep_query"] == .bool(true), location: text($0, "at"))
+            Redirect(
+                from: text($0, "from"), to: text($0, "to"), condition: number($0, "when"),
+                keepQuery: $0["keep_query"] == .bool(true), location: text($0, "at"))
         }
         interceptors = list("interceptors").map { fields in
             let scope: Scope

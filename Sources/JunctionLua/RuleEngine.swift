@@ -161,7 +161,8 @@ public final class RuleEngine {
             (array, index, name) = (functionsReference, found, function)
         case .declared(let declared):
             precondition(declared >= 1, "declared function indices start at 1")
-            (array, index, name) = (callablesReference, declared, "declared function")  // a literal: no allocation per call
+            // The name is a literal: no allocation per call.
+            (array, index, name) = (callablesReference, declared, "declared function")
         }
         let handler = try state.pushCallFrame(functions: array)
         defer { state.reset(to: handler - 1) }

@@ -48,7 +48,8 @@ public final class RuleEnginePool: Sendable {
     ///     ``coverage``). Off by default: recording makes evaluations slower.
     /// - Throws: `LuaError` when the bundle does not compile.
     public init(
-        sources: [RuleSource], limits: SandboxLimits = SandboxLimits(), valueLimits: RuleValueLimits = RuleValueLimits(),
+        sources: [RuleSource], limits: SandboxLimits = SandboxLimits(),
+        valueLimits: RuleValueLimits = RuleValueLimits(),
         maximumIdle: Int = 8, logger: Logger = Logger(label: "junction.lua"), coverage: Bool = false
     ) throws(LuaError) {
         precondition(maximumIdle > 0, "maximumIdle must be positive")
@@ -107,8 +108,11 @@ public final class RuleEnginePool: Sendable {
         if let box = spare.exchange(nil, ordering: .acquiring) { return box }
         if let box = idle.withLock({ $0.popLast() }) { return Unmanaged.passRetained(box) }
         created.add(1, ordering: .relaxed)
-        return Unmanaged.passRetained(EngineBox(try RuleEngine(
-            sources: sources, limits: limits, valueLimits: valueLimits, logger: logger, coverage: recordsCoverage)))
+        return Unmanaged.passRetained(
+            EngineBox(
+                try RuleEngine(
+                    sources: sources, limits: limits, valueLimits: valueLimits, logger: logger,
+                    coverage: recordsCoverage)))
     }
 
     /// Takes back the reference ``borrow()`` handed out: into the spare slot when it is

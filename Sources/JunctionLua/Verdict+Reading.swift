@@ -10,17 +10,26 @@ extension Verdict {
         func invalid(_ why: String) -> LuaError {
             LuaError(
                 code: .conversion, chunkName: rule, line: nil,
-                message: "\(why); a rule returns nil (carry on) or a verdict: redirect(url), reject(reason), gate(url), rewrite{ params = ... }, next() or respond(value)")
+                message:
+                    "\(why); a rule returns nil (carry on) or a verdict: redirect(url), reject(reason), gate(url), rewrite{ params = ... }, next() or respond(value)"
+            )
         }
         guard case .table(let fields) = value else {
-            if case .nil = value { self = .continue; return }
+            if case .nil = value {
+                self = .continue
+                return
+            }
             throw invalid("the rule returned \(Self.describe(value))")
         }
         guard case .string(let kind)? = fields[VerdictTable.kind.key] else {
             throw invalid("the rule returned a table that is not a verdict")
         }
-        func string(_ name: VerdictTable.Name) -> String? { if case .string(let text)? = fields[name.key] { text } else { nil } }
-        func table(_ name: VerdictTable.Name) -> [String: RuleValue] { if case .table(let t)? = fields[name.key] { t } else { [:] } }
+        func string(_ name: VerdictTable.Name) -> String? {
+            if case .string(let text)? = fields[name.key] { text } else { nil }
+        }
+        func table(_ name: VerdictTable.Name) -> [String: RuleValue] {
+            if case .table(let t)? = fields[name.key] { t } else { [:] }
+        }
         switch kind {
         case VerdictTable.redirect:
             guard let url = string(VerdictTable.url) else { throw invalid("redirect() needs a URL") }

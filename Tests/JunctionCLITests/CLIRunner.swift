@@ -11,7 +11,8 @@ struct CLIRunner {
 
     /// The `junction` binary beside the test bundle (SwiftPM builds it for this target).
     static var executable: URL {
-        let products = Bundle.main.bundleURL.lastPathComponent.hasSuffix(".xctest")
+        let products =
+            Bundle.main.bundleURL.lastPathComponent.hasSuffix(".xctest")
             ? Bundle.main.bundleURL.deletingLastPathComponent()
             : Bundle.main.bundleURL
         return products.appendingPathComponent("junction")
@@ -32,9 +33,10 @@ struct CLIRunner {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     /// A fixture's path, as the CLI will print it.
@@ -47,7 +49,8 @@ struct CLIRunner {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("junction-cli-\(UUID().uuidString)")
         for (path, text) in files {
             let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
         return root.path
@@ -59,7 +62,9 @@ struct CLIRunner {
 
     /// Compares `actual` with the golden file `Snapshots/NAME`; with
     /// `JUNCTION_UPDATE_SNAPSHOTS=1` in the environment, rewrites the golden file instead.
-    static func expectSnapshot(_ actual: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectSnapshot(_ actual: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Snapshots").appendingPathComponent(name)
         if ProcessInfo.processInfo.environment["JUNCTION_UPDATE_SNAPSHOTS"] == "1" {
@@ -67,6 +72,9 @@ struct CLIRunner {
             return
         }
         let expected = try String(contentsOf: file, encoding: .utf8)
-        #expect(actual == expected, "output differs from Snapshots/\(name); rerun with JUNCTION_UPDATE_SNAPSHOTS=1 to accept", sourceLocation: sourceLocation)
+        #expect(
+            actual == expected,
+            "output differs from Snapshots/\(name); rerun with JUNCTION_UPDATE_SNAPSHOTS=1 to accept",
+            sourceLocation: sourceLocation)
     }
 }

@@ -29,22 +29,24 @@ import Testing
         let bundle = try CLIRunner.fixture("check-cycle")
         let result = try CLIRunner.run(["check", bundle])
         #expect(result.status == 1)
-        #expect(result.stdout == """
-            \(bundle)/rules.lua:1:1: error: redirect cycle: "myapp://a" (rules.lua:1) → "myapp://b/**" (rules.lua:2) → "myapp://a"; myapp://a → myapp://b → myapp://a is refused as a redirect loop — change a target or remove one of the redirects [redirect-cycle]
-            \(bundle): 1 error, 0 warnings
+        #expect(
+            result.stdout == """
+                \(bundle)/rules.lua:1:1: error: redirect cycle: "myapp://a" (rules.lua:1) → "myapp://b/**" (rules.lua:2) → "myapp://a"; myapp://a → myapp://b → myapp://a is refused as a redirect loop — change a target or remove one of the redirects [redirect-cycle]
+                \(bundle): 1 error, 0 warnings
 
-            """)
+                """)
     }
 
     @Test func aBundleThatDoesNotLoadPrintsItsDiagnosticsAndExitsTwo() throws {
         let bundle = try CLIRunner.fixture("check-broken")
         let result = try CLIRunner.run(["check", bundle])
         #expect(result.status == 2)
-        #expect(result.stdout == """
-            \(bundle)/rules.lua:2:1: error: unexpected symbol near <eof> [syntax] [load-error]
-            \(bundle): does not load (1 error)
+        #expect(
+            result.stdout == """
+                \(bundle)/rules.lua:2:1: error: unexpected symbol near <eof> [syntax] [load-error]
+                \(bundle): does not load (1 error)
 
-            """)
+                """)
         let missing = try CLIRunner.run(["check", "/nonexistent-bundle"])
         #expect(missing.status == 2)
         #expect(missing.stdout.contains("error: the bundle has no manifest.yaml"))
@@ -56,7 +58,9 @@ import Testing
         ("check-cycle", 1, 1, 0, ["redirect-cycle"]),
         ("check-broken", 2, 1, 0, ["load-error"]),
     ])
-    func printsOneJSONDocumentInTheContractShape(fixture: String, status: Int32, errors: Int, warnings: Int, codes: [String]) throws {
+    func printsOneJSONDocumentInTheContractShape(
+        fixture: String, status: Int32, errors: Int, warnings: Int, codes: [String]
+    ) throws {
         let bundle = try CLIRunner.fixture(fixture)
         let result = try CLIRunner.run(["check", "--format", "json", bundle])
         #expect(result.status == status)

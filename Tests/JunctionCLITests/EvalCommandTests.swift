@@ -6,15 +6,29 @@ import Testing
         try CLIRunner.run(["eval"] + arguments + ["--bundle", "rules/example"], in: CLIRunner.repositoryRoot)
     }
 
-    @Test(arguments: [
-        (["myapp://moments/7", "--source", "push"], "myapp://moments/7 → gate myapp://login, then resume", Int32(0)),
-        (["myapp://moments/7", "--context", "user.id=1"], #"myapp://moments/7 → open moments {"id":7}"#, 0),
-        (["myapp://order/AB123456", "--context", #"app_version="5.3.0""#, "--context", "user.id=1"],
-         "myapp://order/AB123456 → hand over https://m.shop.example.com/orders/AB123456 to the https dispatcher, after redirects myapp://order/AB123456 → https://m.shop.example.com/orders/AB123456", 0),
-        (["myapp://newthing"], "myapp://newthing → open upgrade {\"from\":\"myapp://newthing\"}, after redirects myapp://newthing → myapp://upgrade?from=myapp%3A%2F%2Fnewthing", 0),
-        (["myapp://user/settings", "--source", "push"], "myapp://user/settings → rejected (403): route \"user.settings\" is not exported", 1),
-        (["tp://x"], "tp://x → unmatched tp://x", 1),
-    ] as [([String], String, Int32)])
+    @Test(
+        arguments: [
+            (
+                ["myapp://moments/7", "--source", "push"], "myapp://moments/7 → gate myapp://login, then resume",
+                Int32(0)
+            ),
+            (["myapp://moments/7", "--context", "user.id=1"], #"myapp://moments/7 → open moments {"id":7}"#, 0),
+            (
+                ["myapp://order/AB123456", "--context", #"app_version="5.3.0""#, "--context", "user.id=1"],
+                "myapp://order/AB123456 → hand over https://m.shop.example.com/orders/AB123456 to the https dispatcher, after redirects myapp://order/AB123456 → https://m.shop.example.com/orders/AB123456",
+                0
+            ),
+            (
+                ["myapp://newthing"],
+                "myapp://newthing → open upgrade {\"from\":\"myapp://newthing\"}, after redirects myapp://newthing → myapp://upgrade?from=myapp%3A%2F%2Fnewthing",
+                0
+            ),
+            (
+                ["myapp://user/settings", "--source", "push"],
+                "myapp://user/settings → rejected (403): route \"user.settings\" is not exported", 1
+            ),
+            (["tp://x"], "tp://x → unmatched tp://x", 1),
+        ] as [([String], String, Int32)])
     func printsTheDecision(arguments: [String], expected: String, status: Int32) throws {
         let result = try Self.eval(arguments)
         #expect(result.stdout.hasPrefix(expected), "\(result.stdout)")
@@ -26,7 +40,8 @@ import Testing
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 7)
         #expect(lines[1].hasPrefix("  trace (example@3, "))
-        #expect(lines[2].hasPrefix("    1. redirect myapp://feed/:id (redirects.lua:4) → redirect myapp://moments/7  ["))
+        #expect(
+            lines[2].hasPrefix("    1. redirect myapp://feed/:id (redirects.lua:4) → redirect myapp://moments/7  ["))
         #expect(lines[6].hasPrefix("    5. group login (policies.lua:4) → gate myapp://login  ["))
         #expect(result.stderr.contains("lua info: push link myapp://moments/7 campaign=none"))
     }

@@ -42,8 +42,10 @@ import Testing
     }
 
     @Test func exitsThreeWhenAURLDoesNotParseAndStillPrintsTheOthers() throws {
-        let result = try CLIRunner.run(["match", "--routes", CLIRunner.fixture("routes.yaml"), "--json",
-                                        "myapp://user/1", "myapp://user/%zz", "1nvalid://x"])
+        let result = try CLIRunner.run([
+            "match", "--routes", CLIRunner.fixture("routes.yaml"), "--json",
+            "myapp://user/1", "myapp://user/%zz", "1nvalid://x",
+        ])
         #expect(result.status == 3)
         try CLIRunner.expectSnapshot(result.stdout, named: "match-unparsable.jsonl")
     }
@@ -57,13 +59,16 @@ import Testing
     }
 
     @Test func explainsOtherCandidatesAndRejectedRoutes() throws {
-        let result = try CLIRunner.run(["match", "--routes", CLIRunner.fixture("routes.yaml"), "--explain", "myapp://user/alice"])
+        let result = try CLIRunner.run([
+            "match", "--routes", CLIRunner.fixture("routes.yaml"), "--explain", "myapp://user/alice",
+        ])
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            myapp://user/alice -> user.byName (myapp://user/:name) name=alice
-                not route "user.profile" (myapp://user/:id): parameter "id" must be int, got "alice"
+        #expect(
+            result.stdout == """
+                myapp://user/alice -> user.byName (myapp://user/:name) name=alice
+                    not route "user.profile" (myapp://user/:id): parameter "id" must be int, got "alice"
 
-            """)
+                """)
     }
 
     @Test func matchesTheExampleBundlesDeepLinks() throws {

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import Testing
 
@@ -11,28 +11,29 @@ import Testing
             "manifest.yaml": "name: mixed\nversion: 1\n",
             "routes.yaml": "routes:\n  - { name: home, pattern: \"myapp://home\", exported: true, groups: [login] }\n",
             "rules.lua": """
-                group("login", function(req, ctx)
-                  if ctx.user == nil then return gate("myapp://login") end
-                end)
-                fallback(function(req, ctx)
-                  if req.host == "never" then return reject("unused") end
-                end)
-                """,
+            group("login", function(req, ctx)
+              if ctx.user == nil then return gate("myapp://login") end
+            end)
+            fallback(function(req, ctx)
+              if req.host == "never" then return reject("unused") end
+            end)
+            """,
             "tests/home.yaml": """
-                tests:
-                  - name: guests are gated
-                    open: myapp://home
-                    expect: { gate: "myapp://login" }
-                  - name: this expectation is wrong
-                    open: myapp://home
-                    context: { user: { id: 1 } }
-                    expect: { route: elsewhere, params: { id: 3 } }
-                """,
+            tests:
+              - name: guests are gated
+                open: myapp://home
+                expect: { gate: "myapp://login" }
+              - name: this expectation is wrong
+                open: myapp://home
+                context: { user: { id: 1 } }
+                expect: { route: elsewhere, params: { id: 3 } }
+            """,
         ])
     }
 
     @Test func theExampleBundlePassesWithFullCoverage() throws {
-        let result = try CLIRunner.run(["test", "rules/example", "--coverage", "--threshold", "100"], in: CLIRunner.repositoryRoot)
+        let result = try CLIRunner.run(
+            ["test", "rules/example", "--coverage", "--threshold", "100"], in: CLIRunner.repositoryRoot)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let masked = result.stdout.replacing(/\(\d+\.\d\d s\)/, with: "(… s)")
         try CLIRunner.expectSnapshot(masked, named: "test-example.txt")
@@ -79,8 +80,12 @@ import Testing
     @Test func tapNumbersEveryTestAndExplainsFailures() throws {
         let bundle = try Self.mixedBundle()
         defer { try? FileManager.default.removeItem(atPath: bundle) }
-        let lines = try CLIRunner.run(["test", bundle, "--format", "tap"]).stdout.split(separator: "\n").map(String.init)
-        #expect(Array(lines.prefix(4)) == ["TAP version 14", "1..2", "ok 1 - guests are gated", "not ok 2 - this expectation is wrong"])
+        let lines = try CLIRunner.run(["test", bundle, "--format", "tap"]).stdout.split(separator: "\n").map(
+            String.init)
+        #expect(
+            Array(lines.prefix(4)) == [
+                "TAP version 14", "1..2", "ok 1 - guests are gated", "not ok 2 - this expectation is wrong",
+            ])
         #expect(lines.contains("    - \"expected route elsewhere, got open home\""))
         #expect(lines.last == "  ...")
     }

@@ -45,7 +45,8 @@ import Testing
 
     /// A budget large enough for the memory cap to come first: growing the heap is
     /// charged to the budget, a byte an instruction.
-    static let memoryFirst = SandboxLimits(memoryBytes: 1024 * 1024, instructions: 50_000_000, decisionTime: .seconds(120))
+    static let memoryFirst = SandboxLimits(
+        memoryBytes: 1024 * 1024, instructions: 50_000_000, decisionTime: .seconds(120))
 
     @Test func capsMemoryAndRecovers() throws {
         let sandbox = try LuaState(limits: Self.memoryFirst) { _ in }
@@ -65,7 +66,8 @@ import Testing
         }
         #expect(refused?.code == .memory)
         let error = #expect(throws: LuaError.self) {
-            try sandbox.evaluate(source: "local s = ('x'):rep(1 << 18) return s .. s .. s .. s .. s", chunkName: "concat.lua")
+            try sandbox.evaluate(
+                source: "local s = ('x'):rep(1 << 18) return s .. s .. s .. s .. s", chunkName: "concat.lua")
         }
         #expect(error?.code == .memory)
     }

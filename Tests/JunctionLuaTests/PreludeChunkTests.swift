@@ -22,7 +22,10 @@ import Testing
     @Test func preludeFunctionsCarryNoLocalNames() throws {
         // The probe reads the names where they exist: a rule's own function keeps them.
         #expect(try Self.firstParameterName(of: "function(subject) end") == "subject")
-        for helper in ["string.rep", "string.find", "table.insert", "pcall", "reject", "redirect", "interceptor", "load", "setmetatable"] {
+        for helper in [
+            "string.rep", "string.find", "table.insert", "pcall", "reject", "redirect", "interceptor", "load",
+            "setmetatable",
+        ] {
             #expect(try Self.firstParameterName(of: helper) == nil, "\(helper) carries local names")
         }
     }
@@ -66,19 +69,31 @@ import Testing
         let local = "local up = {}\nreturn function(a)\n  local b = a + 1\n  return b.x\nend"
         #expect(try Self.messageOfStrippedChunk(local) == "stripped:4: attempt to index a number value")
         let upvalue = "local up = 1\nreturn function(a)\n\n  return up.x\nend"
-        #expect(try Self.messageOfStrippedChunk(upvalue) == "stripped:4: attempt to index a number value (upvalue 'up')")
+        #expect(
+            try Self.messageOfStrippedChunk(upvalue) == "stripped:4: attempt to index a number value (upvalue 'up')")
     }
 
     // Each call is kept out of tail position: a tail call leaves no frame of the caller to name.
     @Test(arguments: [
         ("\nlocal v = reject(42)\nreturn v", 2, "reject(reason [, code]) takes the reason as a string"),
-        ("\n\nlocal v = gate({})\nreturn v", 3, "gate(url [, { resume = true }]) takes the URL to open first, such as the login page"),
+        (
+            "\n\nlocal v = gate({})\nreturn v", 3,
+            "gate(url [, { resume = true }]) takes the URL to open first, such as the login page"
+        ),
         ("local v = redirect { from = 1, to = 'x' }\nreturn v", 1, "redirect: from must be a string, not a number"),
-        ("interceptor { name = 'i', all = true,\n  run = 1 }", 1, "interceptor \"i\": run must be a function, not a number"),
-        ("\nlocal v = setmetatable({}, { __gc = print })\nreturn v", 2, "setmetatable: __gc finalizers are not allowed in rules"),
+        (
+            "interceptor { name = 'i', all = true,\n  run = 1 }", 1,
+            "interceptor \"i\": run must be a function, not a number"
+        ),
+        (
+            "\nlocal v = setmetatable({}, { __gc = print })\nreturn v", 2,
+            "setmetatable: __gc finalizers are not allowed in rules"
+        ),
         // Raised by Lua inside the prelude's own code, not by `error`.
-        ("\nlocal v = table.concat(setmetatable({}, { __len = function() return 'x' end }))\nreturn v", 2,
-         "bad 'for' limit (number expected, got string)"),
+        (
+            "\nlocal v = table.concat(setmetatable({}, { __len = function() return 'x' end }))\nreturn v", 2,
+            "bad 'for' limit (number expected, got string)"
+        ),
         // Raised by a C original the prelude calls.
         ("\nlocal v = rawset()\nreturn v", 2, "bad argument #1 to 'rawset' (table expected, got nil)"),
         ("local v = next(nil)\nreturn v", 1, "bad argument #1 to 'next' (table expected, got nil)"),

@@ -47,10 +47,15 @@ import Testing
 
     // Errors Lua raises in the prelude's own code, at the prelude's line (level 1).
     @Test(arguments: [
-        (SandboxPrelude.File.libraries, "function() return table.concat(setmetatable({}, {}), '', {}) end",
-         "for k = i, j do", "bad 'for' initial value (number expected, got table)"),
-        (.ruleAPI, "function() interceptor { name = 'i', routes = setmetatable({}, { __len = function() return 'n' end }) } end",
-         "for i = 1, #routes do", "bad 'for' limit (number expected, got string)"),
+        (
+            SandboxPrelude.File.libraries, "function() return table.concat(setmetatable({}, {}), '', {}) end",
+            "for k = i, j do", "bad 'for' initial value (number expected, got table)"
+        ),
+        (
+            .ruleAPI,
+            "function() interceptor { name = 'i', routes = setmetatable({}, { __len = function() return 'n' end }) } end",
+            "for i = 1, #routes do", "bad 'for' limit (number expected, got string)"
+        ),
     ])
     func anErrorInAPreludeFileNamesThatFileAndItsLine(
         file: SandboxPrelude.File, call: String, marker: String, message: String
@@ -63,7 +68,8 @@ import Testing
     @Test func aRuleSeesTheSameErrorAtItsOwnLine() throws {
         let sandbox = try LuaState(limits: SandboxLimits()) { _ in }
         let error = #expect(throws: LuaError.self) {
-            try sandbox.evaluate(source: "\nlocal v = table.concat(setmetatable({}, {}), '', {})\nreturn v", chunkName: "rule.lua")
+            try sandbox.evaluate(
+                source: "\nlocal v = table.concat(setmetatable({}, {}), '', {})\nreturn v", chunkName: "rule.lua")
         }
         #expect(error?.description == "rule.lua:2: bad 'for' initial value (number expected, got table)")
     }

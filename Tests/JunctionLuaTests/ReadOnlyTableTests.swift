@@ -63,9 +63,10 @@ import JunctionCore
     @Test func returnsReadOnlyTablesToTheHostThroughTheirBacking() throws {
         let lua = try Self.stateWithRequest()
         #expect(try lua.evaluate("return t") == Self.request)
-        #expect(try lua.evaluate("return {picked = t.nested, first = t.list[1]}") == [
-            "picked": ["deep": ["value": 1]], "first": 10,
-        ])
+        #expect(
+            try lua.evaluate("return {picked = t.nested, first = t.list[1]}") == [
+                "picked": ["deep": ["value": 1]], "first": 10,
+            ])
     }
 
     // MARK: - Writing

@@ -9,7 +9,8 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("junction-bundle-\(UUID().uuidString)")
         for (path, text) in files {
             let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
         return root.path
@@ -19,7 +20,8 @@ import Testing
         let directory = try Self.folder([
             "manifest.yaml": "name: shop\nversion: 3\nminimum_host_version: 5.0\n",
             "routes.yaml": "routes:\n  - name: home\n    pattern: myapp://home\n    exported: true\n",
-            "b_policies.lua": "group('login', function(req, ctx) if ctx.user == nil then return gate('myapp://login') end end)\n",
+            "b_policies.lua":
+                "group('login', function(req, ctx) if ctx.user == nil then return gate('myapp://login') end end)\n",
             "a_redirects.lua": "redirect { from = 'myapp://old', to = 'myapp://home' }\n",
             "tests/login.yaml": "tests:\n  - open: myapp://orders\n    expect: { gate: myapp://login }\n",
             "tests/notes.txt": "not a test\n",
@@ -47,12 +49,13 @@ import Testing
         ])
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let error = #expect(throws: BundleError.self) { try RuleBundle.load(directory: directory) }
-        #expect(error?.diagnostics.map(\.description) == [
-            "\(directory)/manifest.yaml:1:1: error: missing \"version:\" — a whole number or a semantic version that grows with every release",
-            "\(directory):1:1: error: the bundle has no routes.yaml or routes.yml or routes.json (its route table)",
-            "\(directory)/tests/a.yaml:2:5: error: this test has no \"expect:\" — what the decision must be",
-            "\(directory)/broken.lua:2:1: error: unexpected symbol near '=' [syntax]",
-        ])
+        #expect(
+            error?.diagnostics.map(\.description) == [
+                "\(directory)/manifest.yaml:1:1: error: missing \"version:\" — a whole number or a semantic version that grows with every release",
+                "\(directory):1:1: error: the bundle has no routes.yaml or routes.yml or routes.json (its route table)",
+                "\(directory)/tests/a.yaml:2:5: error: this test has no \"expect:\" — what the decision must be",
+                "\(directory)/broken.lua:2:1: error: unexpected symbol near '=' [syntax]",
+            ])
     }
 
     /// The rules compile on another thread while the route table is read; the problems
@@ -68,13 +71,14 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Data([0x2D, 0x2D, 0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: directory + "/binary.lua"))
         let error = #expect(throws: BundleError.self) { try RuleBundle.load(directory: directory) }
-        #expect(error?.diagnostics.map(\.description) == [
-            "\(directory)/manifest.yaml:1:1: error: missing \"version:\" — a whole number or a semantic version that grows with every release",
-            "\(directory)/routes.yaml:2:5: error: route \"a\" has no \"pattern:\"",
-            "\(directory)/binary.lua:1:1: error: cannot read the file as UTF-8 text",
-            "\(directory)/tests/a.yaml:2:5: error: this test has no \"expect:\" — what the decision must be",
-            "\(directory)/broken.lua:2:1: error: unexpected symbol near '=' [syntax]",
-        ])
+        #expect(
+            error?.diagnostics.map(\.description) == [
+                "\(directory)/manifest.yaml:1:1: error: missing \"version:\" — a whole number or a semantic version that grows with every release",
+                "\(directory)/routes.yaml:2:5: error: route \"a\" has no \"pattern:\"",
+                "\(directory)/binary.lua:1:1: error: cannot read the file as UTF-8 text",
+                "\(directory)/tests/a.yaml:2:5: error: this test has no \"expect:\" — what the decision must be",
+                "\(directory)/broken.lua:2:1: error: unexpected symbol near '=' [syntax]",
+            ])
     }
 
     @Test func namesARuleThatFailsWhileLoading() throws {
@@ -86,7 +90,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let error = #expect(throws: BundleError.self) { try RuleBundle.load(directory: directory) }
         #expect(error?.diagnostics.count == 1)
-        #expect(error?.diagnostics.first?.location == SourceLocation(file: "\(directory)/setup.lua", line: 3, column: 1))
+        #expect(
+            error?.diagnostics.first?.location == SourceLocation(file: "\(directory)/setup.lua", line: 3, column: 1))
         #expect(error?.diagnostics.first?.message.hasPrefix("attempt to perform arithmetic on a nil value") == true)
     }
 }

@@ -41,7 +41,9 @@ import Testing
         """
 
     static let cases: [Case] = [
-        Case(name: "one branch of an if", source: decide, calls: [("decide", ["admin": true])], executed: [2, 3], missed: [5]),
+        Case(
+            name: "one branch of an if", source: decide, calls: [("decide", ["admin": true])], executed: [2, 3],
+            missed: [5]),
         Case(
             name: "both branches", source: decide, calls: [("decide", ["admin": true]), ("decide", ["admin": false])],
             executed: [2, 3, 5], missed: []),
@@ -69,8 +71,12 @@ import Testing
                 """,
             calls: [("outer", ["n": 2])], executed: [3, 4, 5], missed: []),
         // A closure is created on its `end` line; the one inside `make` never exists as a value.
-        Case(name: "closures two levels deep, not created", source: closures, calls: [("outer", ["deep": false])], executed: [6, 7, 10], missed: [4, 5, 8]),
-        Case(name: "closures two levels deep, run", source: closures, calls: [("outer", ["deep": true, "n": 1])], executed: [4, 5, 6, 7, 8], missed: [10]),
+        Case(
+            name: "closures two levels deep, not created", source: closures, calls: [("outer", ["deep": false])],
+            executed: [6, 7, 10], missed: [4, 5, 8]),
+        Case(
+            name: "closures two levels deep, run", source: closures, calls: [("outer", ["deep": true, "n": 1])],
+            executed: [4, 5, 6, 7, 8], missed: [10]),
         Case(
             name: "a local helper called by a rule",
             source: """
@@ -154,7 +160,9 @@ import Testing
     @Test func recordsEachFileUnderItsOwnName() throws {
         let engine = try RuleEngine(
             sources: [
-                RuleSource(name: "helpers.lua", text: "function twice(n)\n  return n * 2\nend\nfunction unused()\n  return 0\nend\n"),
+                RuleSource(
+                    name: "helpers.lua",
+                    text: "function twice(n)\n  return n * 2\nend\nfunction unused()\n  return 0\nend\n"),
                 RuleSource(name: "rules/main.lua", text: "function rule(req)\n  return twice(req.n)\nend\n"),
             ], coverage: true)
         #expect(try engine.evaluate("rule", arguments: [["n": 2]]).value == 4)
@@ -168,13 +176,18 @@ import Testing
     }
 
     @Test func recordsDeclaredFunctions() throws {
-        let engine = try RuleEngine(sources: [RuleSource(name: "policies.lua", text: """
-            group('login', function(req, ctx)
-              if ctx.user == nil then
-                return gate('myapp://login')
-              end
-            end)
-            """)], coverage: true)
+        let engine = try RuleEngine(
+            sources: [
+                RuleSource(
+                    name: "policies.lua",
+                    text: """
+                        group('login', function(req, ctx)
+                          if ctx.user == nil then
+                            return gate('myapp://login')
+                          end
+                        end)
+                        """)
+            ], coverage: true)
         let group = try #require(engine.declarations.groups.first)
         _ = try engine.evaluate(declared: group.function, arguments: [[:], ["user": "ann"]])
         #expect(engine.coverage.executedLines(in: "policies.lua") == [2])
@@ -185,7 +198,8 @@ import Testing
     /// instructions; the bytecode reader follows both.
     @Test func readsTheLinesOfLongFunctions() throws {
         let statements = (0..<300).map { "  x = x + \($0)" }
-        let text = (["function long(req)", "  local x = 0"] + statements[..<150] + Array(repeating: "", count: 400)
+        let text =
+            (["function long(req)", "  local x = 0"] + statements[..<150] + Array(repeating: "", count: 400)
             + statements[150...] + ["  return x", "end"]).joined(separator: "\n")
         let engine = try RuleEngine(sources: [RuleSource(name: "long.lua", text: text)], coverage: true)
         let expected = Array(2...152) + Array(553...703)
@@ -197,15 +211,20 @@ import Testing
     /// The hook sees every Lua function that runs, the sandbox's own among them; only
     /// lines of functions of the bundle's chunks may be recorded.
     @Test func neverRecordsTheSandboxsOwnCodeOrTextLoadedAtRunTime() throws {
-        let engine = try RuleEngine(sources: [RuleSource(name: "rules.lua", text: """
-            function busy(req)
-              local found = pcall(string.find, req.path, "^/a")
-              local t = { 3, 1, 2 }
-              table.sort(t, function(a, b) return a > b end)
-              local two = load("local function g() return 2 end return g()", "other.lua")()
-              return found and t[1] + two + load("return 1", "rules.lua")()
-            end
-            """)], coverage: true)
+        let engine = try RuleEngine(
+            sources: [
+                RuleSource(
+                    name: "rules.lua",
+                    text: """
+                        function busy(req)
+                          local found = pcall(string.find, req.path, "^/a")
+                          local t = { 3, 1, 2 }
+                          table.sort(t, function(a, b) return a > b end)
+                          local two = load("local function g() return 2 end return g()", "other.lua")()
+                          return found and t[1] + two + load("return 1", "rules.lua")()
+                        end
+                        """)
+            ], coverage: true)
         #expect(try engine.evaluate("busy", arguments: [["path": "/a"]]).value == 6)
         let log = try #require(engine.state.coverageLog)
         #expect(log.chunks.map(\.name) == ["rules.lua"])
@@ -214,17 +233,19 @@ import Testing
     }
 
     @Test func recordsARuleStoppedByTheInstructionBudget() throws {
-        let source = RuleSource(name: "spin.lua", text: """
-            function spin(req)
-              local n = 0
-              while true do
-                n = n + 1
-              end
-            end
-            function fine(req)
-              return 1
-            end
-            """)
+        let source = RuleSource(
+            name: "spin.lua",
+            text: """
+                function spin(req)
+                  local n = 0
+                  while true do
+                    n = n + 1
+                  end
+                end
+                function fine(req)
+                  return 1
+                end
+                """)
         // The time backstop set aside: a slow (sanitized, loaded) run must end on the count.
         let engine = try RuleEngine(
             sources: [source], limits: SandboxLimits(instructions: 50_000, decisionTime: .seconds(120)), coverage: true)
@@ -239,13 +260,15 @@ import Testing
 
     /// The instruction budget charges the same instructions whether lines are recorded.
     @Test func chargesTheSameInstructionsWithCoverageOn() throws {
-        let source = RuleSource(name: "sum.lua", text: """
-            function sum(req)
-              local total = 0
-              for i = 1, req.n do total = total + i end
-              return total
-            end
-            """)
+        let source = RuleSource(
+            name: "sum.lua",
+            text: """
+                function sum(req)
+                  local total = 0
+                  for i = 1, req.n do total = total + i end
+                  return total
+                end
+                """)
         // The time backstop set aside: only the count is compared, and a slow (sanitized,
         // loaded) run must not end on time instead.
         let limits = SandboxLimits(instructionInterval: 100, decisionTime: .seconds(120))
@@ -261,11 +284,16 @@ import Testing
     /// Every sandbox attack ends the same way with coverage on.
     @Test(arguments: SandboxAttackTests.attacks)
     func endsEveryAttackTheSameWayWhileRecording(_ attack: SandboxAttackTests.Attack) throws {
-        let engine = try RuleEngine(sources: [RuleSource(name: "attack.lua", text: """
-            function attack(req, ctx)
-            \(attack.body)
-            end
-            """)], limits: attack.limits, coverage: true)
+        let engine = try RuleEngine(
+            sources: [
+                RuleSource(
+                    name: "attack.lua",
+                    text: """
+                        function attack(req, ctx)
+                        \(attack.body)
+                        end
+                        """)
+            ], limits: attack.limits, coverage: true)
         let error = #expect(throws: LuaError.self) { try engine.evaluate("attack", arguments: [["n": 1], [:]]) }
         #expect(error?.code == attack.code, "\(error?.description ?? "no error")")
         #expect(error?.description.contains(attack.message) == true, "\(error?.description ?? "no error")")
@@ -348,12 +376,16 @@ import Testing
 
     static let arithmetic: [Arithmetic] = [
         Arithmetic(name: "nothing", executable: [:], executed: [:], percent: 100, percentByFile: ["a.lua": 100]),
-        Arithmetic(name: "a quarter", executable: ["a.lua": [1, 2, 3, 4]], executed: ["a.lua": [3]], percent: 25, percentByFile: ["a.lua": 25]),
         Arithmetic(
-            name: "weighted by lines, not files", executable: ["a.lua": [1, 2, 3], "b.lua": [7]], executed: ["a.lua": [1, 2, 3]],
+            name: "a quarter", executable: ["a.lua": [1, 2, 3, 4]], executed: ["a.lua": [3]], percent: 25,
+            percentByFile: ["a.lua": 25]),
+        Arithmetic(
+            name: "weighted by lines, not files", executable: ["a.lua": [1, 2, 3], "b.lua": [7]],
+            executed: ["a.lua": [1, 2, 3]],
             percent: 75, percentByFile: ["a.lua": 100, "b.lua": 0]),
         Arithmetic(
-            name: "a file without executable lines", executable: ["a.lua": [2], "data.lua": []], executed: ["a.lua": [2]],
+            name: "a file without executable lines", executable: ["a.lua": [2], "data.lua": []],
+            executed: ["a.lua": [2]],
             percent: 100, percentByFile: ["data.lua": 100]),
         Arithmetic(
             name: "lines and files that are not executable are ignored", executable: ["a.lua": [1, 2]],
@@ -369,13 +401,16 @@ import Testing
             #expect(coverage.percent(in: file) == percent, "\(file)")
         }
         for file in coverage.files {
-            #expect((coverage.executedLines(in: file) + coverage.missedLines(in: file)).sorted() == coverage.executableLines(in: file))
+            #expect(
+                (coverage.executedLines(in: file) + coverage.missedLines(in: file)).sorted()
+                    == coverage.executableLines(in: file))
         }
     }
 
     @Test func mergesAsAUnion() {
         let first = RuleCoverage(executableLines: ["a.lua": [1, 2, 3], "b.lua": [5]], executedLines: ["a.lua": [1]])
-        let second = RuleCoverage(executableLines: ["a.lua": [1, 2, 3], "c.lua": [9]], executedLines: ["a.lua": [3], "c.lua": [9]])
+        let second = RuleCoverage(
+            executableLines: ["a.lua": [1, 2, 3], "c.lua": [9]], executedLines: ["a.lua": [3], "c.lua": [9]])
         let merged = first.merging(second)
         #expect(merged == second.merging(first))
         #expect(merged.files == ["a.lua", "b.lua", "c.lua"])

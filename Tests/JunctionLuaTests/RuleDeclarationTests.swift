@@ -8,7 +8,8 @@ import Testing
     }
 
     @Test func collectsEveryKindOfDeclarationWithItsPlace() throws {
-        let engine = try Self.engine("""
+        let engine = try Self.engine(
+            """
             redirect { from = "myapp://old/:id", to = "myapp://new/{id}", keep_query = true }
             redirect { from = "myapp://crashy", to = "https://m.example.com/crashy",
                        when = function(req, ctx) return ctx.app_version == "5.2.0" end }
@@ -41,17 +42,24 @@ import Testing
         #expect(try Verdict(orders.value, rule: "orders") == .reject(reason: "closed", code: 503))
         let login = try engine.evaluate(declared: declarations.groups[0].function, arguments: [[:], [:]])
         #expect(try Verdict(login.value, rule: "login") == .gate(url: "myapp://login", resume: true))
-        let loggedIn = try engine.evaluate(declared: declarations.groups[0].function, arguments: [[:], ["user": "ann"]])
+        let loggedIn = try engine.evaluate(
+            declared: declarations.groups[0].function, arguments: [[:], ["user": "ann"]])
         #expect(try Verdict(loggedIn.value, rule: "login") == .continue)
-        let fallback = try engine.evaluate(declared: declarations.fallbacks[0].function, arguments: [["url": "myapp://new?x=1"], [:]])
-        #expect(try Verdict(fallback.value, rule: "fallback") == .redirect(url: "myapp://upgrade?url=myapp%3A%2F%2Fnew%3Fx%3D1", params: [:]))
+        let fallback = try engine.evaluate(
+            declared: declarations.fallbacks[0].function, arguments: [["url": "myapp://new?x=1"], [:]])
+        #expect(
+            try Verdict(fallback.value, rule: "fallback")
+                == .redirect(url: "myapp://upgrade?url=myapp%3A%2F%2Fnew%3Fx%3D1", params: [:]))
     }
 
     @Test(arguments: [
         ("return rewrite { params = { tab = \"posts\" } }", Verdict.rewrite(params: ["tab": "posts"])),
         ("return next()", Verdict.next),
         ("return respond({ ok = true })", Verdict.respond(["ok": true])),
-        ("return redirect(\"myapp://a\", { from = \"rule\" })", Verdict.redirect(url: "myapp://a", params: ["from": "rule"])),
+        (
+            "return redirect(\"myapp://a\", { from = \"rule\" })",
+            Verdict.redirect(url: "myapp://a", params: ["from": "rule"])
+        ),
         ("return gate(\"myapp://login\", { resume = false })", Verdict.gate(url: "myapp://login", resume: false)),
         ("return reject(\"no\")", Verdict.reject(reason: "no", code: nil)),
         ("return reject(\"closed\", 503)", Verdict.reject(reason: "closed", code: 503)),
@@ -70,18 +78,35 @@ import Testing
     @Test func refusesNonVerdicts() throws {
         let engine = try Self.engine("function rule() return 42 end")
         let error = #expect(throws: LuaError.self) { try Verdict(engine.evaluate("rule").value, rule: "rule") }
-        #expect(error?.message.hasPrefix("the rule returned the number 42; a rule returns nil (carry on) or a verdict") == true)
+        #expect(
+            error?.message.hasPrefix("the rule returned the number 42; a rule returns nil (carry on) or a verdict")
+                == true)
     }
 
     @Test(arguments: [
-        ("interceptor { name = \"a\", run = function() end }", "interceptor \"a\": give exactly one of route = PATTERN, routes = { PATTERN, ... } or all = true"),
+        (
+            "interceptor { name = \"a\", run = function() end }",
+            "interceptor \"a\": give exactly one of route = PATTERN, routes = { PATTERN, ... } or all = true"
+        ),
         ("interceptor { name = \"a\", all = true }", "interceptor \"a\": missing run (function)"),
         ("interceptor { name = \"a\", all = true, run = print, colour = 1 }", "interceptor: unknown field colour"),
-        ("interceptor { name = \"a\", all = true, run = print }\ninterceptor { name = \"a\", all = true, run = print }", "interceptor \"a\" is declared twice; names are unique"),
-        ("interceptor { name = \"a\", all = true, on_error = \"ignore\", run = print }", "interceptor \"a\": on_error must be \"continue\" or \"reject\", not \"ignore\""),
+        (
+            "interceptor { name = \"a\", all = true, run = print }\ninterceptor { name = \"a\", all = true, run = print }",
+            "interceptor \"a\" is declared twice; names are unique"
+        ),
+        (
+            "interceptor { name = \"a\", all = true, on_error = \"ignore\", run = print }",
+            "interceptor \"a\": on_error must be \"continue\" or \"reject\", not \"ignore\""
+        ),
         ("redirect { from = \"/a\" }", "redirect: missing to (string)"),
-        ("redirect(42)", "redirect(url [, params]) takes the URL to open instead, or redirect{ from = ..., to = ... } declares a redirect"),
-        ("group(\"login\", print)\ngroup(\"login\", print)", "group \"login\" already has a policy (at rules/policy.lua:1)"),
+        (
+            "redirect(42)",
+            "redirect(url [, params]) takes the URL to open instead, or redirect{ from = ..., to = ... } declares a redirect"
+        ),
+        (
+            "group(\"login\", print)\ngroup(\"login\", print)",
+            "group \"login\" already has a policy (at rules/policy.lua:1)"
+        ),
         ("fallback(\"x\")", "fallback(function(req, ctx) ... end) handles URLs no route matches"),
     ])
     func explainsMistakenDeclarationsWithTheirLine(_ text: String, _ message: String) {

@@ -6,12 +6,15 @@ import Testing
 import JunctionTestSupport
 
 @Suite struct RuleEngineTests {
-    static func engine(_ text: String, name: String = "rules/main.lua", limits: SandboxLimits = SandboxLimits()) throws -> RuleEngine {
+    static func engine(_ text: String, name: String = "rules/main.lua", limits: SandboxLimits = SandboxLimits()) throws
+        -> RuleEngine
+    {
         try RuleEngine(sources: [RuleSource(name: name, text: text)], limits: limits)
     }
 
     @Test func runsLoadTimeCodeAndCallsTheFunctionsItDefines() throws {
-        let engine = try Self.engine("""
+        let engine = try Self.engine(
+            """
             local prefix = "/orders"
             local function starts(s, p) return s:sub(1, #p) == p end
             function needs_login(req, ctx)
@@ -23,17 +26,24 @@ import JunctionTestSupport
         let request: RuleValue = ["path": "/orders/7", "segments": ["orders", "7"]]
         #expect(try engine.evaluate("needs_login", arguments: [request, [:]]).value == true)
         #expect(try engine.evaluate("needs_login", arguments: [request, ["user": "ann"]]).value == false)
-        #expect(try engine.evaluate("describe", arguments: [request]).value == ["path": "/orders/7", "segments": 2, "first": "orders"])
+        #expect(
+            try engine.evaluate("describe", arguments: [request]).value == [
+                "path": "/orders/7", "segments": 2, "first": "orders",
+            ])
     }
 
     /// The README's example, as written there.
     @Test func runsTheReadmeExample() throws {
-        let engine = try RuleEngine(sources: [RuleSource(name: "rules/login.lua", text: """
-            local protected = { orders = true, wallet = true }
-            function needs_login(req, ctx)
-              return ctx.user == nil and protected[req.segments[1]] == true
-            end
-            """)])
+        let engine = try RuleEngine(sources: [
+            RuleSource(
+                name: "rules/login.lua",
+                text: """
+                    local protected = { orders = true, wallet = true }
+                    function needs_login(req, ctx)
+                      return ctx.user == nil and protected[req.segments[1]] == true
+                    end
+                    """)
+        ])
         let request: RuleValue = ["path": "/orders/7", "segments": ["orders", "7"]]
         #expect(try engine.evaluate("needs_login", arguments: [request, [:]]).value == .bool(true))
         let later = try engine.withArguments([request, ["user": "ann"]]) { calls throws(LuaError) in
@@ -43,7 +53,8 @@ import JunctionTestSupport
     }
 
     @Test func buildsSharedArgumentsOnceForSeveralCalls() throws {
-        let engine = try Self.engine("""
+        let engine = try Self.engine(
+            """
             function a(req) return req.n + 1 end
             function b(req) return req.n * 10 end
             function c(req, ctx) return ctx.flag end
@@ -64,7 +75,8 @@ import JunctionTestSupport
     }
 
     @Test func refusesToAssignGlobalsOrChangeLoadTimeTablesWhileEvaluating() throws {
-        let engine = try Self.engine("""
+        let engine = try Self.engine(
+            """
             config = { limit = 3, tags = { "a" } }
             function bump() config.limit = config.limit + 1 end
             function tag() table.insert(config.tags, "b") end
@@ -73,14 +85,17 @@ import JunctionTestSupport
             """)
         for function in ["bump", "tag", "define"] {
             let error = #expect(throws: LuaError.self) { try engine.evaluate(function) }
-            #expect(error?.message.contains("attempt to modify a read-only table") == true, "\(function): \(error?.description ?? "")")
+            #expect(
+                error?.message.contains("attempt to modify a read-only table") == true,
+                "\(function): \(error?.description ?? "")")
         }
         #expect(try engine.evaluate("read").value == "31")
     }
 
     @Test func refusesABundleWhoseFunctionAssignsASharedVariable() throws {
         let error = #expect(throws: LuaError.self) {
-            try Self.engine("""
+            try Self.engine(
+                """
                 local hits = 0
 
                 function count(req)
@@ -90,22 +105,25 @@ import JunctionTestSupport
                 """, name: "rules/counter.lua")
         }
         #expect(error?.code == .sharedState)
-        #expect(error?.description == """
-            rules/counter.lua:3: the function defined here assigns to "hits", a variable outside it that every \
-            evaluation shares; rules may not keep state between evaluations — make it a local inside the function
-            """)
+        #expect(
+            error?.description == """
+                rules/counter.lua:3: the function defined here assigns to "hits", a variable outside it that every \
+                evaluation shares; rules may not keep state between evaluations — make it a local inside the function
+                """)
     }
 
     @Test func findsSharedAssignmentsInNestedAndHelperFunctions() throws {
         let nested = #expect(throws: LuaError.self) {
-            try Self.engine("""
+            try Self.engine(
+                """
                 local seen = false
                 function rule() return (function() seen = true end)() end
                 """)
         }
         #expect(nested?.code == .sharedState)
         let helper = #expect(throws: LuaError.self) {
-            try Self.engine("""
+            try Self.engine(
+                """
                 local last
                 local helpers = { remember = function(x) last = x end }
                 function rule(req) helpers.remember(req) end
@@ -116,7 +134,8 @@ import JunctionTestSupport
     }
 
     @Test func allowsFunctionsToAssignTheirOwnEvaluationsLocals() throws {
-        let engine = try Self.engine("""
+        let engine = try Self.engine(
+            """
             function sorted(req)
               local comparisons = 0
               local items = { 3, 1, 2 }
@@ -129,7 +148,8 @@ import JunctionTestSupport
 
     @Test func refusesLoadTimeTablesWithMetatables() {
         let error = #expect(throws: LuaError.self) {
-            try Self.engine("""
+            try Self.engine(
+                """
                 local Class = {}
                 Class.__index = Class
                 local instance = setmetatable({}, Class)
@@ -143,8 +163,10 @@ import JunctionTestSupport
     @Test(arguments: [
         // A C closure that keeps its position: each evaluation would take the next word.
         ("local words = string.gmatch('a b', '%a+')\nfunction rule() return words() end", "rule (upvalue 1)"),
-        ("local words = string.gmatch('a b', '%a+')\ninterceptor { name = 'i', all = true, run = function() return words() end }",
-         "rules/policy.lua:2 (upvalue 1)"),
+        (
+            "local words = string.gmatch('a b', '%a+')\ninterceptor { name = 'i', all = true, run = function() return words() end }",
+            "rules/policy.lua:2 (upvalue 1)"
+        ),
         ("state = { next_word = string.gmatch('a b', '%a+') }\nfunction rule() return nil end", "state.next_word"),
     ])
     func refusesLoadTimeFunctionsWithStateOfTheirOwn(source: String, path: String) {
@@ -152,17 +174,23 @@ import JunctionTestSupport
             try RuleEngine(sources: [RuleSource(name: "rules/policy.lua", text: source)])
         }
         #expect(error?.code == .sharedState)
-        #expect(error?.message == "\(path): an iterator or other function with state of its own, made while the bundle loads, "
-            + "cannot outlive the loading (rules would share it and change it between evaluations); "
-            + "create it inside the rule function")
+        #expect(
+            error?.message
+                == "\(path): an iterator or other function with state of its own, made while the bundle loads, "
+                + "cannot outlive the loading (rules would share it and change it between evaluations); "
+                + "create it inside the rule function")
     }
 
     @Test func keepsLoadTimeCFunctionsWithoutState() throws {
         // `ipairs`'s stepper keeps nothing between calls: a bundle may hold it.
-        let engine = try RuleEngine(sources: [RuleSource(name: "rules/policy.lua", text: """
-            local step = ipairs({})
-            function rule() local _, v = step({ "x" }, 0); return v end
-            """)])
+        let engine = try RuleEngine(sources: [
+            RuleSource(
+                name: "rules/policy.lua",
+                text: """
+                    local step = ipairs({})
+                    function rule() local _, v = step({ "x" }, 0); return v end
+                    """)
+        ])
         #expect(try engine.evaluate("rule").value == "x")
     }
 
@@ -175,7 +203,9 @@ import JunctionTestSupport
         }
         #expect(syntax?.description == "rules/b.lua:2: unexpected symbol near '='")
         let loop = #expect(throws: LuaError.self) {
-            try RuleEngine(sources: [RuleSource(name: "rules/spin.lua", text: "while true do end")], limits: SandboxLimits(instructions: 10_000))
+            try RuleEngine(
+                sources: [RuleSource(name: "rules/spin.lua", text: "while true do end")],
+                limits: SandboxLimits(instructions: 10_000))
         }
         #expect(loop?.code == .instructionBudget)
         #expect(loop?.chunkName == "rules/spin.lua")
@@ -190,15 +220,21 @@ import JunctionTestSupport
     @Test func sendsPrintToTheLogger() throws {
         let log = CapturedLog()
         let logger = log.logger
-        let engine = try RuleEngine(sources: [RuleSource(name: "p.lua", text: "function say(req) print('hello', req.n) end")], logger: logger)
+        let engine = try RuleEngine(
+            sources: [RuleSource(name: "p.lua", text: "function say(req) print('hello', req.n) end")], logger: logger)
         _ = try engine.evaluate("say", arguments: [["n": 7]])
         #expect(log.messages == ["hello\t7"])
     }
 
     @Test func lendsEachConcurrentEvaluationItsOwnEngine() async throws {
-        let pool = try RuleEnginePool(sources: [RuleSource(name: "sum.lua", text: """
-            function sum(req) local total = 0 for i = 1, #req.items do total = total + req.items[i] end return total end
-            """)], maximumIdle: 4)
+        let pool = try RuleEnginePool(
+            sources: [
+                RuleSource(
+                    name: "sum.lua",
+                    text: """
+                        function sum(req) local total = 0 for i = 1, #req.items do total = total + req.items[i] end return total end
+                        """)
+            ], maximumIdle: 4)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<8 {
                 group.addTask {

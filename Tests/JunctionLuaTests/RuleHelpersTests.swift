@@ -10,10 +10,12 @@ import Testing
     }
 
     @Test(arguments: [
-        ("5.2.0", "5.10.1", -1), ("5.10.1", "5.2.0", 1), ("5.2", "5.2.0", 0), ("6.0.0-beta.2", "6.0.0", -1), ("1.0.0+a", "1.0.0+b", 0),
+        ("5.2.0", "5.10.1", -1), ("5.10.1", "5.2.0", 1), ("5.2", "5.2.0", 0), ("6.0.0-beta.2", "6.0.0", -1),
+        ("1.0.0+a", "1.0.0+b", 0),
     ])
     func comparesVersionsNumerically(_ a: String, _ b: String, _ order: Int) throws {
-        #expect(try Self.run("return version.compare(a, b)", arguments: [.string(a), .string(b)]) == .int(Int64(order)))
+        #expect(
+            try Self.run("return version.compare(a, b)", arguments: [.string(a), .string(b)]) == .int(Int64(order)))
     }
 
     @Test func namesAnInvalidVersionAndTheRulesLine() {
@@ -39,13 +41,19 @@ import Testing
     }
 
     @Test func parsesAndBuildsURLs() throws {
-        let parsed = try Self.run("""
+        let parsed = try Self.run(
+            """
             local u = url.parse("myapp://user/42%2F7?tab=posts&tab=likes&q=a+b#top")
             return { scheme = u.scheme, host = u.host, path = u.path, seg = u.segments[1], tab = u.query.tab,
                      tabs = #u.query_all.tab, q = u.query.q, fragment = u.fragment }
             """)
-        #expect(parsed == ["scheme": "myapp", "host": "user", "path": "/42/7", "seg": "42/7", "tab": "posts", "tabs": 2, "q": "a b", "fragment": "top"])
-        let built = try Self.run("""
+        #expect(
+            parsed == [
+                "scheme": "myapp", "host": "user", "path": "/42/7", "seg": "42/7", "tab": "posts", "tabs": 2,
+                "q": "a b", "fragment": "top",
+            ])
+        let built = try Self.run(
+            """
             return url.build { scheme = "flutter", host = "app", segments = { "moments", "a/b" },
                                query = { id = 7, from = { "push", "h5" } }, fragment = "x y" }
             """)

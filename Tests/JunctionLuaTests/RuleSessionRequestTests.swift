@@ -25,7 +25,8 @@ import JunctionLua
     static func instructions(first: RuleRequest, other: RuleRequest) throws -> [Int] {
         let engine = try RuleEngine(
             sources: [RuleSource(name: "query.lua", text: source)],
-            limits: SandboxLimits(instructions: 1_000_000, decisionInstructions: 10_000_000, decisionTime: .seconds(120)))
+            limits: SandboxLimits(
+                instructions: 1_000_000, decisionInstructions: 10_000_000, decisionTime: .seconds(120)))
         let function = engine.declarations.interceptors[0].function
         return try engine.withSession(context: .empty) { session in
             Result { () throws(LuaError) in

@@ -44,12 +44,17 @@ import JunctionCore
 
     static func request(_ url: String = "myapp://user/42?q=a+b&q=c") throws -> RuleRequest {
         let table = try RouteTable(routes: [
-            Route(name: "user.profile", pattern: "myapp://user/:id", groups: ["social"], parameters: [
-                ParameterDeclaration("id", type: .int), ParameterDeclaration("tab", type: .string, defaultValue: .string("posts")),
-            ])
+            Route(
+                name: "user.profile", pattern: "myapp://user/:id", groups: ["social"],
+                parameters: [
+                    ParameterDeclaration("id", type: .int),
+                    ParameterDeclaration("tab", type: .string, defaultValue: .string("posts")),
+                ])
         ])
         let match = try #require(try table.match(url) as RouteMatch?)
-        return RuleRequest(match: match, request: RouteRequest(url, params: ["coupon": "SPRING"], exts: ["animated": false], source: .push))
+        return RuleRequest(
+            match: match,
+            request: RouteRequest(url, params: ["coupon": "SPRING"], exts: ["animated": false], source: .push))
     }
 
     static func evaluate(_ interceptor: Int, field: String = "", user: String = "ann") throws -> RuleValue {
@@ -58,7 +63,9 @@ import JunctionCore
         let context = ContextSnapshot(["field": .string(field), "user": ["name": .string(user)]])
         return try engine.withSession(context: context) { session in
             session.setRequest(request)
-            return Result { () throws(LuaError) in try session.evaluate(declared: engine.declarations.interceptors[interceptor].function) }
+            return Result { () throws(LuaError) in
+                try session.evaluate(declared: engine.declarations.interceptors[interceptor].function)
+            }
         }.get().value
     }
 
@@ -69,11 +76,17 @@ import JunctionCore
         ("route", "exported,groups,meta,name,pattern,target"), ("nothing", .nil),
     ])
     func everyFieldReads(field: String, expected: RuleValue) throws {
-        #expect(try Self.evaluate(0, field: field) == .table(["verdict": "respond", "value": expected]) || (expected == .nil && (try Self.evaluate(0, field: field)) == .table(["verdict": "respond"])))
+        #expect(
+            try Self.evaluate(0, field: field) == .table(["verdict": "respond", "value": expected])
+                || (expected == .nil && (try Self.evaluate(0, field: field)) == .table(["verdict": "respond"])))
     }
 
     @Test func paramsAreTypedAndTheQueryKeepsFirstValues() throws {
-        #expect(try Self.evaluate(3) == ["verdict": "respond", "value": "integer:42:posts:user.profile:social:42:a b:request myapp://user/42?q=a+b&q=c"])
+        #expect(
+            try Self.evaluate(3) == [
+                "verdict": "respond",
+                "value": "integer:42:posts:user.profile:social:42:a b:request myapp://user/42?q=a+b&q=c",
+            ])
     }
 
     @Test func requestIsReadOnly() throws {
@@ -85,16 +98,25 @@ import JunctionCore
     }
 
     @Test func pairsListsEveryFieldWithAValue() throws {
-        #expect(try Self.evaluate(2) == ["verdict": "respond", "value": "exts,host,params,path,query,route,scheme,segments,source,url"])
+        #expect(
+            try Self.evaluate(2) == [
+                "verdict": "respond", "value": "exts,host,params,path,query,route,scheme,segments,source,url",
+            ])
     }
 
     @Test func mapsAreViewsThatListConvertAndLeaveLuaWhole() throws {
-        #expect(try Self.evaluate(5) == ["verdict": "respond", "value": "req.params coupon=SPRING,id=42,tab=posts userdata false nil nil"])
-        #expect(try Self.evaluate(6) == ["verdict": "rewrite", "params": ["coupon": "SPRING", "id": 42, "tab": "posts"]])
+        #expect(
+            try Self.evaluate(5) == [
+                "verdict": "respond", "value": "req.params coupon=SPRING,id=42,tab=posts userdata false nil nil",
+            ])
+        #expect(
+            try Self.evaluate(6) == ["verdict": "rewrite", "params": ["coupon": "SPRING", "id": 42, "tab": "posts"]])
         #expect(try Self.evaluate(10) == ["verdict": "respond", "value": "the request is read-only"])
     }
 
-    @Test(arguments: [(7, "req is read-only"), (8, "attempt to modify a read-only table"), (9, "bad argument #1 to 'rawset'")])
+    @Test(arguments: [
+        (7, "req is read-only"), (8, "attempt to modify a read-only table"), (9, "bad argument #1 to 'rawset'"),
+    ])
     func viewsCannotBeChanged(interceptor: Int, message: String) throws {
         #expect {
             _ = try Self.evaluate(interceptor)
@@ -130,11 +152,14 @@ import JunctionCore
     /// rule that fails must each leave the next session reading its own `req` and `ctx`.
     @Test func sessionsReadTheirOwnRequestAndContextWhateverCameBefore() throws {
         let engine = try RuleEngine(
-            sources: [RuleSource(name: "probe.lua", text: Self.source)], valueLimits: RuleValueLimits(maximumStringBytes: 64))
+            sources: [RuleSource(name: "probe.lua", text: Self.source)],
+            valueLimits: RuleValueLimits(maximumStringBytes: 64))
         let probe = engine.declarations.interceptors[0].function
         let user = engine.declarations.interceptors[4].function
         let write = engine.declarations.interceptors[1].function
-        let match = try #require(try RouteTable(routes: [Route(name: "r", pattern: "myapp://user/:id")]).match("myapp://user/1") as RouteMatch?)
+        let match = try #require(
+            try RouteTable(routes: [Route(name: "r", pattern: "myapp://user/:id")]).match("myapp://user/1")
+                as RouteMatch?)
         let request = RuleRequest(match: match, request: RouteRequest("myapp://user/1", source: .push))
         func run(_ function: Int, _ context: ContextSnapshot, source: RequestSource = .push) throws -> RuleValue {
             let request = RuleRequest(match: match, request: RouteRequest("myapp://user/1", source: source))
@@ -150,7 +175,9 @@ import JunctionCore
             #expect(try run(probe, ann, source: source) == ["verdict": "respond", "value": .string(source.rawValue)])
         }
         #expect(try run(user, bob) == ["verdict": "respond", "value": "bob"])
-        #expect(throws: LuaError.self) { try run(user, ContextSnapshot(["user": ["name": .string(String(repeating: "x", count: 65))]])) }
+        #expect(throws: LuaError.self) {
+            try run(user, ContextSnapshot(["user": ["name": .string(String(repeating: "x", count: 65))]]))
+        }
         #expect(try run(user, bob) == ["verdict": "respond", "value": "bob"])
         #expect(throws: LuaError.self) { try run(write, bob) }
         let nested = try engine.withArguments([1]) { _ throws(LuaError) in
@@ -170,7 +197,9 @@ import JunctionCore
     @Test func canonicallyEquivalentSourcesKeepTheirOwnBytes() throws {
         let engine = try RuleEngine(sources: [RuleSource(name: "probe.lua", text: Self.source)])
         let probe = engine.declarations.interceptors[0].function
-        let match = try #require(try RouteTable(routes: [Route(name: "r", pattern: "myapp://user/:id")]).match("myapp://user/1") as RouteMatch?)
+        let match = try #require(
+            try RouteTable(routes: [Route(name: "r", pattern: "myapp://user/:id")]).match("myapp://user/1")
+                as RouteMatch?)
         let context = ContextSnapshot(["field": "source"])
         for source in ["caf\u{E9}", "cafe\u{301}", "caf\u{E9}"] as [RequestSource] {
             let request = RuleRequest(match: match, request: RouteRequest("myapp://user/1", source: source))
@@ -191,9 +220,13 @@ import JunctionCore
     /// parsed query, is kept), while another request — even an equal one — is read anew.
     @Test func settingTheSameRequestAgainIsANoOp() throws {
         let engine = try RuleEngine(
-            sources: [RuleSource(name: "q.lua", text: """
-                interceptor { name = "q", all = true, run = function(req, ctx) return respond(req.query.q) end }
-                """)],
+            sources: [
+                RuleSource(
+                    name: "q.lua",
+                    text: """
+                        interceptor { name = "q", all = true, run = function(req, ctx) return respond(req.query.q) end }
+                        """)
+            ],
             limits: SandboxLimits(decisionTime: .seconds(120)))
         let readQ = engine.declarations.interceptors[0].function
         let url = "myapp://user/42?" + (1...2_000).map { "k\($0)=v" }.joined(separator: "&") + "&q=x"

@@ -4,24 +4,25 @@ import Testing
 
 @Suite struct RuleTestCaseTests {
     @Test func readsTestsWithTypedContextAndEveryExpectation() throws {
-        let tests = try RuleTestCase.load(text: """
-            tests:
-              - name: guests log in first
-                open: myapp://orders/7
-                source: push
-                context: { user: null, app_version: "5.2.0", age: 15, score: 2.5, minor: true, tags: [a, b] }
-                params: { coupon: SPRING }
-                expect:
-                  gate: myapp://login
-              - open: myapp://old/7
-                expect: { redirect: "flutter://app/moments/7", route: moments, params: { id: "7" } }
-              - name: closed
-                open: myapp://shop
-                expect: { reject: store closed }
-              - name: anything rejected
-                open: myapp://x
-                expect: { reject: true, unmatched: true, respond: { ok: true } }
-            """, file: "tests/login.yaml")
+        let tests = try RuleTestCase.load(
+            text: """
+                tests:
+                  - name: guests log in first
+                    open: myapp://orders/7
+                    source: push
+                    context: { user: null, app_version: "5.2.0", age: 15, score: 2.5, minor: true, tags: [a, b] }
+                    params: { coupon: SPRING }
+                    expect:
+                      gate: myapp://login
+                  - open: myapp://old/7
+                    expect: { redirect: "flutter://app/moments/7", route: moments, params: { id: "7" } }
+                  - name: closed
+                    open: myapp://shop
+                    expect: { reject: store closed }
+                  - name: anything rejected
+                    open: myapp://x
+                    expect: { reject: true, unmatched: true, respond: { ok: true } }
+                """, file: "tests/login.yaml")
         #expect(tests.count == 4)
         let first = tests[0]
         #expect(first.name == "guests log in first" && first.source == "push" && first.open == "myapp://orders/7")
@@ -41,10 +42,22 @@ import Testing
     @Test(arguments: [
         ("tests:\n  - expect: { route: a }", "t.yaml:2:5: error: this test has no \"open:\" — the URL it opens"),
         ("tests:\n  - open: myapp://a", "t.yaml:2:5: error: this test has no \"expect:\" — what the decision must be"),
-        ("tests:\n  - open: myapp://a\n    expect: {}", "t.yaml:3:13: error: expect: says nothing to check; give route, params, redirect, reject, gate, respond, unmatched or hand_over"),
-        ("tests:\n  - open: myapp://a\n    expect: { rout: a }", "t.yaml:3:15: error: unknown key \"rout\" in expect; expected one of route, params, redirect, reject, gate, respond, unmatched, hand_over"),
-        ("tests:\n  - open: myapp://a\n    context: [1]\n    expect: { route: a }", "t.yaml:3:14: error: context must be a mapping of names to values"),
-        ("tests:\n  - { name: x, open: a, expect: { route: a } }\n  - { name: x, open: b, expect: { route: b } }", "t.yaml:3:5: error: a test named \"x\" is already at line 2; give each test its own name"),
+        (
+            "tests:\n  - open: myapp://a\n    expect: {}",
+            "t.yaml:3:13: error: expect: says nothing to check; give route, params, redirect, reject, gate, respond, unmatched or hand_over"
+        ),
+        (
+            "tests:\n  - open: myapp://a\n    expect: { rout: a }",
+            "t.yaml:3:15: error: unknown key \"rout\" in expect; expected one of route, params, redirect, reject, gate, respond, unmatched, hand_over"
+        ),
+        (
+            "tests:\n  - open: myapp://a\n    context: [1]\n    expect: { route: a }",
+            "t.yaml:3:14: error: context must be a mapping of names to values"
+        ),
+        (
+            "tests:\n  - { name: x, open: a, expect: { route: a } }\n  - { name: x, open: b, expect: { route: b } }",
+            "t.yaml:3:5: error: a test named \"x\" is already at line 2; give each test its own name"
+        ),
         ("cases: []", "t.yaml:1:1: error: unknown key \"cases\" in a rule-test file; expected one of tests"),
     ])
     func explainsMistakesWhereTheyAre(_ text: String, _ expected: String) {

@@ -285,8 +285,10 @@ import JunctionCore
         let error = #expect(throws: LuaError.self) {
             try lua.evaluate("local t = {1} for i = 1, 30 do t = {t, t} end return t")
         }
-        #expect(error?.message.hasSuffix("there are more than 10000 values in all;"
-            + " return less data or raise RuleValueLimits.maximumValueCount") == true)
+        #expect(
+            error?.message.hasSuffix(
+                "there are more than 10000 values in all;"
+                    + " return less data or raise RuleValueLimits.maximumValueCount") == true)
     }
 
     @Test(arguments: [false, true])

@@ -15,7 +15,8 @@ import Testing
     func declaringWhileRulesRunNamesTheRulesLine(call: String, name: String) throws {
         let engine = try RuleEngine(sources: [RuleSource(name: "late.lua", text: "function late()\n\n  \(call)\nend")])
         let error = #expect(throws: LuaError.self) { try engine.evaluate("late") }
-        #expect(error?.description == "late.lua:3: \(name): rules are declared while the bundle loads, not while they run")
+        #expect(
+            error?.description == "late.lua:3: \(name): rules are declared while the bundle loads, not while they run")
     }
 
     /// The heap an engine keeps after a full collection, for a bundle of `count` small

@@ -11,7 +11,9 @@ import JunctionTestSupport
     // MARK: - Helpers
 
     /// An engine of one file, `iso.lua`.
-    static func engine(_ text: String, limits: SandboxLimits = SandboxLimits(decisionTime: .seconds(120)), logger: Logger? = nil) throws -> RuleEngine {
+    static func engine(
+        _ text: String, limits: SandboxLimits = SandboxLimits(decisionTime: .seconds(120)), logger: Logger? = nil
+    ) throws -> RuleEngine {
         try RuleEngine(
             sources: [RuleSource(name: "iso.lua", text: text)], limits: limits,
             logger: logger ?? Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
@@ -19,7 +21,7 @@ import JunctionTestSupport
 
     /// The route every request here matches; `zzz` is a declared parameter no path has.
     static let routes: RouteTable = try! RouteTable(routes: [
-        Route(name: "r", pattern: "myapp://r/:n", parameters: [ParameterDeclaration("zzz", type: .string)]),
+        Route(name: "r", pattern: "myapp://r/:n", parameters: [ParameterDeclaration("zzz", type: .string)])
     ])
 
     static func request(_ url: String = "myapp://r/1", exts: [String: RuleValue] = [:]) throws -> RuleRequest {
@@ -89,7 +91,8 @@ import JunctionTestSupport
     static func probe(after token: String, guess: String, work: Int, limits: SandboxLimits) throws -> String {
         let engine = try engine(leak, limits: limits)
         _ = try decide(engine, "remember", context: ContextSnapshot(["user": ["token": .string(token)]]))
-        return outcome(try decide(engine, "probe", context: ContextSnapshot(["guess": .string(guess), "work": .int(Int64(work))])))
+        return outcome(
+            try decide(engine, "probe", context: ContextSnapshot(["guess": .string(guess), "work": .int(Int64(work))])))
     }
 
     /// The most work the probe can pay for after the decoy's decision.
@@ -99,7 +102,11 @@ import JunctionTestSupport
         #expect(try probe(after: decoy, guess: guess, work: high, limits: limits) != "\"fits\"")
         while high - low > 1 {
             let middle = (low + high) / 2
-            if try probe(after: decoy, guess: guess, work: middle, limits: limits) == "\"fits\"" { low = middle } else { high = middle }
+            if try probe(after: decoy, guess: guess, work: middle, limits: limits) == "\"fits\"" {
+                low = middle
+            } else {
+                high = middle
+            }
         }
         return low
     }
@@ -114,9 +121,16 @@ import JunctionTestSupport
     /// its threshold and one unit past it whichever decision came before.
     @Test(arguments: [
         ("instructionBudget", SandboxLimits(instructions: 200_000, decisionTime: .seconds(120)), 200_000),
-        ("memory", SandboxLimits(memoryBytes: 1 << 20, instructions: 50_000_000, decisionInstructions: 50_000_000, decisionTime: .seconds(120)), 1 << 20),
+        (
+            "memory",
+            SandboxLimits(
+                memoryBytes: 1 << 20, instructions: 50_000_000, decisionInstructions: 50_000_000,
+                decisionTime: .seconds(120)), 1 << 20
+        ),
     ])
-    func aTokenMadeIntoPatternsCannotBeReadBackByALaterDecision(_ bound: String, limits: SandboxLimits, high: Int) throws {
+    func aTokenMadeIntoPatternsCannotBeReadBackByALaterDecision(_ bound: String, limits: SandboxLimits, high: Int)
+        throws
+    {
         for guess in [String(Self.token.prefix(6)), Self.token] {
             let threshold = try Self.threshold(guess: guess, limits: limits, upTo: high)
             #expect(try Self.probe(after: Self.decoy, guess: guess, work: threshold + 1, limits: limits) == bound)
@@ -142,11 +156,14 @@ import JunctionTestSupport
               return respond(#ctx.token)
             end }
             """
-        let limits = SandboxLimits(instructions: 100_000_000, instructionInterval: 1, decisionInstructions: 100_000_000, decisionTime: .seconds(120))
+        let limits = SandboxLimits(
+            instructions: 100_000_000, instructionInterval: 1, decisionInstructions: 100_000_000,
+            decisionTime: .seconds(120))
         let probe = ContextSnapshot(["count": 3_000, "token": "t"])
         let fresh = try Self.engine(source, limits: limits)
         let used = try Self.engine(source, limits: limits)
-        _ = try Self.decide(used, "make", context: ContextSnapshot(["count": 50_000, "token": .string(Self.token)])).get()
+        _ = try Self.decide(used, "make", context: ContextSnapshot(["count": 50_000, "token": .string(Self.token)]))
+            .get()
         let charged = try [fresh, used].map { try Self.decide($0, "make", context: probe).get().instructions }
         #expect(charged[0] == charged[1])
     }
@@ -229,7 +246,11 @@ import JunctionTestSupport
     }
 
     @Test func aProbeReadsTheSameBeforeAndAfterAnotherUsersSecretAndTwentyOtherDecisions() throws {
-        let engine = try Self.engine(Self.probes, limits: SandboxLimits(memoryBytes: 2 << 20, instructions: 50_000_000, decisionInstructions: 50_000_000, decisionTime: .seconds(120)))
+        let engine = try Self.engine(
+            Self.probes,
+            limits: SandboxLimits(
+                memoryBytes: 2 << 20, instructions: 50_000_000, decisionInstructions: 50_000_000,
+                decisionTime: .seconds(120)))
         let before = try Self.decide(engine, "probe").get().value
         let exhaustedBefore = Self.outcome(try Self.decide(engine, "exhaust"))
         #expect(exhaustedBefore == "memory")
@@ -239,7 +260,9 @@ import JunctionTestSupport
         #expect(Self.outcome(try Self.decide(engine, "secret", context: user)) == "128128")  // 64 × (2 + 1,999 + 1)
         for index in 0..<20 {
             let other = ContextSnapshot(["user": ["token": .string("user-\(index)")]])
-            #expect(Self.outcome(try Self.decide(engine, "ordinary", context: other, url: "myapp://r/\(index)")) == "\"user-\(index):\(index):MYAPP://R/\(index)\"")
+            #expect(
+                Self.outcome(try Self.decide(engine, "ordinary", context: other, url: "myapp://r/\(index)"))
+                    == "\"user-\(index):\(index):MYAPP://R/\(index)\"")
         }
 
         let after = try Self.decide(engine, "probe").get().value
@@ -300,7 +323,8 @@ import JunctionTestSupport
 
     @Test func pairsVisitsKeysInOneOrderOnEveryEngine() throws {
         let context: RuleValue = ["zulu": 1, "alpha": ["x": 1], "mike": true, "Bravo": "b"]
-        let expected = "-1=m 1=a 2.5=x 3=c B=upper alpha=2 beta=3 zeta=1 \u{E9}=e false=f true=t"
+        let expected =
+            "-1=m 1=a 2.5=x 3=c B=upper alpha=2 beta=3 zeta=1 \u{E9}=e false=f true=t"
             + " | Bravo=b alpha=table mike=true zulu=1 | a,c"
         for _ in 0..<3 {
             let engine = try Self.engine(Self.orderProbe)
@@ -310,7 +334,8 @@ import JunctionTestSupport
 
     /// Ordering the keys is charged: a key an element, and a comparison per key and level.
     @Test func pairsIsChargedForTheKeysItOrders() throws {
-        let engine = try Self.engine(Self.orderProbe, limits: SandboxLimits(instructionInterval: 1, decisionTime: .seconds(120)))
+        let engine = try Self.engine(
+            Self.orderProbe, limits: SandboxLimits(instructionInterval: 1, decisionTime: .seconds(120)))
         let small = try engine.evaluate("big", arguments: [10])
         let large = try engine.evaluate("big", arguments: [1_000])
         #expect(large.value == 1_000)
@@ -353,26 +378,52 @@ import JunctionTestSupport
     /// Statements (on line 2 of `f`) that would make a weak table or a finalizer, and the
     /// error each ends in.
     @Test(arguments: [
-        ("setmetatable({}, { __mode = 'k' })", "setmetatable: weak tables (__mode) are not allowed in rules: when their entries go depends on the garbage collector"),
-        ("local mt = {} setmetatable({}, mt) mt.__mode = 'v'", "setmetatable: weak tables (__mode) are not allowed in rules: when their entries go depends on the garbage collector"),
-        ("local mt = {} setmetatable({}, mt) rawset(mt, '__mode', 'kv')", "setmetatable: weak tables (__mode) are not allowed in rules: when their entries go depends on the garbage collector"),
+        (
+            "setmetatable({}, { __mode = 'k' })",
+            "setmetatable: weak tables (__mode) are not allowed in rules: when their entries go depends on the garbage collector"
+        ),
+        (
+            "local mt = {} setmetatable({}, mt) mt.__mode = 'v'",
+            "setmetatable: weak tables (__mode) are not allowed in rules: when their entries go depends on the garbage collector"
+        ),
+        (
+            "local mt = {} setmetatable({}, mt) rawset(mt, '__mode', 'kv')",
+            "setmetatable: weak tables (__mode) are not allowed in rules: when their entries go depends on the garbage collector"
+        ),
         ("local t = {} setmetatable(t, t)", "setmetatable: a table cannot be its own metatable in rules"),
-        ("local t = {} setmetatable(t, t) t.__mode = 'k'", "setmetatable: a table cannot be its own metatable in rules"),
+        (
+            "local t = {} setmetatable(t, t) t.__mode = 'k'",
+            "setmetatable: a table cannot be its own metatable in rules"
+        ),
         ("setmetatable({}, { __gc = print })", "setmetatable: __gc finalizers are not allowed in rules"),
-        ("local mt = {} setmetatable({}, mt) mt.__gc = print", "setmetatable: __gc finalizers are not allowed in rules"),
-        ("local mt = {} setmetatable({}, mt) rawset(mt, '__gc', print)", "setmetatable: __gc finalizers are not allowed in rules"),
-        ("local mt = {} setmetatable({}, mt) setmetatable(mt, nil) mt.__mode = 'k'", "cannot change a protected metatable"),
-        ("local mt = setmetatable({}, {}) setmetatable({}, mt)", "setmetatable: a metatable with a metatable of its own cannot be used in rules"),
+        (
+            "local mt = {} setmetatable({}, mt) mt.__gc = print",
+            "setmetatable: __gc finalizers are not allowed in rules"
+        ),
+        (
+            "local mt = {} setmetatable({}, mt) rawset(mt, '__gc', print)",
+            "setmetatable: __gc finalizers are not allowed in rules"
+        ),
+        (
+            "local mt = {} setmetatable({}, mt) setmetatable(mt, nil) mt.__mode = 'k'",
+            "cannot change a protected metatable"
+        ),
+        (
+            "local mt = setmetatable({}, {}) setmetatable({}, mt)",
+            "setmetatable: a metatable with a metatable of its own cannot be used in rules"
+        ),
     ])
     func weakTablesAndFinalizersAreRefused(_ statement: String, _ message: String) throws {
-        let engine = try Self.engine("function f()\n  \(statement)\n  return 'made'\nend\nfunction g() return 'fine' end")
+        let engine = try Self.engine(
+            "function f()\n  \(statement)\n  return 'made'\nend\nfunction g() return 'fine' end")
         let error = #expect(throws: LuaError.self) { try engine.evaluate("f") }
         #expect(error?.description == "iso.lua:2: \(message)")
         #expect(try engine.evaluate("g").value == "fine")
     }
 
     @Test func ordinaryMetatablesStillWork() throws {
-        let engine = try Self.engine("""
+        let engine = try Self.engine(
+            """
             function f()
               local mt = {}
               mt.__index = function(_, k) return k .. "?" end
@@ -421,7 +472,9 @@ import JunctionTestSupport
     func memoryRunningOutCannotBeCaught(_ statement: String) throws {
         let engine = try Self.engine(
             "function f()\n  \(statement)\n  return 'survived'\nend\nfunction g() return ('ok'):rep(3) end",
-            limits: SandboxLimits(memoryBytes: 1 << 20, instructions: 50_000_000, decisionInstructions: 50_000_000, decisionTime: .seconds(120)))
+            limits: SandboxLimits(
+                memoryBytes: 1 << 20, instructions: 50_000_000, decisionInstructions: 50_000_000,
+                decisionTime: .seconds(120)))
         for _ in 0..<2 {
             let error = #expect(throws: LuaError.self) { try engine.evaluate("f") }
             #expect(error?.code == .memory, "\(error?.description ?? "no error")")
@@ -462,7 +515,8 @@ import JunctionTestSupport
         "error",
     ])
     func errorsFromTheSandboxNameTheRulesLineNeverTheSandbox(_ call: String) throws {
-        let engine = try Self.engine("function f()\n  local ok, message = pcall(\(call))\n  return { ok = ok, message = message }\nend")
+        let engine = try Self.engine(
+            "function f()\n  local ok, message = pcall(\(call))\n  return { ok = ok, message = message }\nend")
         let value = try engine.evaluate("f").value
         guard case .table(let fields) = value, fields["ok"] == false else {
             Issue.record("expected a caught error, got \(value)")
@@ -539,7 +593,10 @@ import JunctionTestSupport
     /// lacks cost what 100,000 reads of `req.exts.zzz` do plus one parse, not 100,000.
     @Test(arguments: ["query", "param"])
     func readingANameOfALongQueryParsesItOnce(_ reader: String) throws {
-        let engine = try Self.engine(Self.readers, limits: SandboxLimits(instructions: 10_000_000, decisionInstructions: 10_000_000, decisionTime: .seconds(120)))
+        let engine = try Self.engine(
+            Self.readers,
+            limits: SandboxLimits(
+                instructions: 10_000_000, decisionInstructions: 10_000_000, decisionTime: .seconds(120)))
         let queryLength = Self.longQuery.utf8.count - "myapp://r/1?".utf8.count
         let reads = try Self.decide(engine, reader, url: Self.longQuery).get()
         let baseline = try Self.decide(engine, "exts", url: Self.longQuery).get()
@@ -547,14 +604,17 @@ import JunctionTestSupport
         // The same loop over a map with nothing to parse, and the parse charged once (give
         // or take one count interval: VM instructions are counted a thousand at a time).
         let parse = reads.instructions - baseline.instructions
-        #expect(((queryLength - 1_000)...(queryLength + 2 * 1_000)).contains(parse), "charged \(parse) for a \(queryLength)-byte query")
+        #expect(
+            ((queryLength - 1_000)...(queryLength + 2 * 1_000)).contains(parse),
+            "charged \(parse) for a \(queryLength)-byte query")
     }
 
     /// `pairs(req.query)` builds the whole map each time, and is charged for the query each
     /// time — what `pairs` of the same 8,000 items as `req.exts` costs, plus the query's
     /// length — so in a loop it ends in the budget, even without walking what it built.
     @Test func pairsOfALongQueryIsChargedEachTime() throws {
-        let engine = try Self.engine(Self.readers, limits: SandboxLimits(instructionInterval: 1, decisionTime: .seconds(120)))
+        let engine = try Self.engine(
+            Self.readers, limits: SandboxLimits(instructionInterval: 1, decisionTime: .seconds(120)))
         let queryLength = Self.longQuery.utf8.count - "myapp://r/1?".utf8.count
         let exts = Dictionary(uniqueKeysWithValues: (1...8_000).map { ("k\($0)", RuleValue.string("v\($0)")) })
         for _ in 0..<2 {
@@ -562,7 +622,8 @@ import JunctionTestSupport
             let same = try Self.decide(engine, "pairs.exts", url: Self.longQuery, exts: exts).get()
             #expect(query.value == ["verdict": "respond", "value": 8_000] && same.value == query.value)
             let parse = query.instructions - same.instructions
-            #expect((queryLength...(queryLength + 100)).contains(parse), "charged \(parse) for a \(queryLength)-byte query")
+            #expect(
+                (queryLength...(queryLength + 100)).contains(parse), "charged \(parse) for a \(queryLength)-byte query")
         }
         for loop in ["pairs.loop", "pairs.calls"] {
             let error = #expect(throws: LuaError.self) { try Self.decide(engine, loop, url: Self.longQuery).get() }

@@ -26,6 +26,7 @@ import Testing
 
     @Test func aKindMatchesItsOwnSpellingOnly() {
         #expect(VerdictTable.reject ~= "reject")
-        #expect(!(VerdictTable.reject ~= "rejected") && !(VerdictTable.reject ~= "rejec") && !(VerdictTable.reject ~= ""))
+        #expect(
+            !(VerdictTable.reject ~= "rejected") && !(VerdictTable.reject ~= "rejec") && !(VerdictTable.reject ~= ""))
     }
 }

@@ -30,16 +30,18 @@ import Testing
     static func charged(_ call: Call) throws -> Int {
         let engine = try RuleEngine(
             sources: [
-                RuleSource(name: "probe.lua", text: """
-                    function probe(big, u)
-                      \(call.setup)
-                      local _ = \(call.expression)
-                    end
-                    function baseline(big, u)
-                      \(call.setup)
-                      local _ = nil
-                    end
-                    """)
+                RuleSource(
+                    name: "probe.lua",
+                    text: """
+                        function probe(big, u)
+                          \(call.setup)
+                          local _ = \(call.expression)
+                        end
+                        function baseline(big, u)
+                          \(call.setup)
+                          local _ = nil
+                        end
+                        """)
             ],
             limits: SandboxLimits(instructions: 100_000_000, instructionInterval: 1, decisionTime: .seconds(120)))
         let arguments: [RuleValue] = [.string(big), .string(link)]
@@ -146,36 +148,50 @@ import Testing
         ("tonumber('10', 99)", "bad argument #2 to 'tonumber' (base out of range)"),
     ])
     func keepsTheOriginalsArgumentErrors(_ expression: String, _ message: String) throws {
-        let engine = try RuleEngine(sources: [RuleSource(name: "bad.lua", text: "function f()\n  local r = \(expression)\n  return r\nend")])
+        let engine = try RuleEngine(sources: [
+            RuleSource(name: "bad.lua", text: "function f()\n  local r = \(expression)\n  return r\nend")
+        ])
         let error = #expect(throws: LuaError.self) { try engine.evaluate("f") }
         #expect(error?.description == "bad.lua:2: \(message)")
     }
 
     /// Numeric strings convert as Lua converts them, and the results are the originals'.
     @Test func answersAsTheOriginalsDo() throws {
-        let engine = try RuleEngine(sources: [RuleSource(name: "same.lua", text: """
-            function f()
-              local t = { 'a', 'b', 'c' }
-              table.insert(t, '2', 'x')
-              local removed = table.remove(t, '1')
-              local parts = { string.rep('ab', '3', '-'), ('hello'):sub('2', '-2'), table.concat(t, ','), removed,
-                              select('2', 'p', 'q', 'r'), string.rep('', 1e5), tostring(select('#', table.unpack(t))),
-                              table.concat(table.move({ 1, 2, 3 }, '1', '3', 2), ''), utf8.char(72, 105),
-                              tostring(utf8.offset('héllo', 3)), tostring(tonumber('ff', 16)) }
-              for p, c in utf8.codes('hé') do parts[#parts + 1] = p .. ':' .. c end
-              return table.concat(parts, ' ')
-            end
-            """)])
+        let engine = try RuleEngine(sources: [
+            RuleSource(
+                name: "same.lua",
+                text: """
+                    function f()
+                      local t = { 'a', 'b', 'c' }
+                      table.insert(t, '2', 'x')
+                      local removed = table.remove(t, '1')
+                      local parts = { string.rep('ab', '3', '-'), ('hello'):sub('2', '-2'), table.concat(t, ','), removed,
+                                      select('2', 'p', 'q', 'r'), string.rep('', 1e5), tostring(select('#', table.unpack(t))),
+                                      table.concat(table.move({ 1, 2, 3 }, '1', '3', 2), ''), utf8.char(72, 105),
+                                      tostring(utf8.offset('héllo', 3)), tostring(tonumber('ff', 16)) }
+                      for p, c in utf8.codes('hé') do parts[#parts + 1] = p .. ':' .. c end
+                      return table.concat(parts, ' ')
+                    end
+                    """)
+        ])
         #expect(try engine.evaluate("f").value == "ab-ab-ab ell x,b,c a q  3 1123 Hi 4 255 1:104 2:233")
     }
 
     /// `print` and `log.*` are charged for the bytes they join, those a `__tostring`
     /// returns included.
-    @Test(arguments: ["print(s)", "log.info('a', s)", "log.warn(s, 1)", "print(setmetatable({}, { __tostring = function() return s end }))"])
+    @Test(arguments: [
+        "print(s)", "log.info('a', s)", "log.warn(s, 1)",
+        "print(setmetatable({}, { __tostring = function() return s end }))",
+    ])
     func chargesPrintAndLogForTheBytesTheyJoin(_ statement: String) throws {
         let engine = try RuleEngine(
-            sources: [RuleSource(name: "log.lua", text: "function f()\n  local s = 'x' for _ = 1, 17 do s = s .. s end\n  \(statement)\nend")],
-            limits: SandboxLimits(instructions: 100_000, decisionTime: .seconds(120)), logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+            sources: [
+                RuleSource(
+                    name: "log.lua",
+                    text: "function f()\n  local s = 'x' for _ = 1, 17 do s = s .. s end\n  \(statement)\nend")
+            ],
+            limits: SandboxLimits(instructions: 100_000, decisionTime: .seconds(120)),
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let error = #expect(throws: LuaError.self) { try engine.evaluate("f") }
         #expect(error?.code == .instructionBudget)
     }
@@ -183,7 +199,10 @@ import Testing
     /// With the budget off (for measuring only) the charges never trip.
     @Test func neverTripsWithTheBudgetOff() throws {
         let engine = try RuleEngine(
-            sources: [RuleSource(name: "off.lua", text: "function f() return #string.rep('', '4e18') + #('x'):rep(2000000) end")],
+            sources: [
+                RuleSource(
+                    name: "off.lua", text: "function f() return #string.rep('', '4e18') + #('x'):rep(2000000) end")
+            ],
             limits: SandboxLimits(instructions: .max, decisionTime: .seconds(120)))
         #expect(try engine.evaluate("f").value == 2_000_000)
     }

@@ -48,7 +48,7 @@ import Testing
                 redirect { from = "myapp://b/**", to = "myapp://a" }
                 """,
             expected: [
-                #"rules.lua:1:1: error: redirect cycle: "myapp://a" (rules.lua:1) → "myapp://b/**" (rules.lua:2) → "myapp://a"; myapp://a → myapp://b → myapp://a is refused as a redirect loop — change a target or remove one of the redirects [redirect-cycle]"#,
+                #"rules.lua:1:1: error: redirect cycle: "myapp://a" (rules.lua:1) → "myapp://b/**" (rules.lua:2) → "myapp://a"; myapp://a → myapp://b → myapp://a is refused as a redirect loop — change a target or remove one of the redirects [redirect-cycle]"#
             ]),
         Case(
             name: "a cycle through a when condition is a warning naming the condition",
@@ -59,14 +59,14 @@ import Testing
                 redirect { from = "myapp://c2", to = "myapp://c1" }
                 """,
             expected: [
-                #"rules.lua:1:1: warning: possible redirect cycle: "myapp://c1" (rules.lua:1) → "myapp://c2" (rules.lua:3) → "myapp://c1"; myapp://c1 → myapp://c2 → myapp://c1 is refused as a redirect loop — change a target or remove one of the redirects (it depends on the when conditions at rules.lua:2) [redirect-cycle]"#,
+                #"rules.lua:1:1: warning: possible redirect cycle: "myapp://c1" (rules.lua:1) → "myapp://c2" (rules.lua:3) → "myapp://c1"; myapp://c1 → myapp://c2 → myapp://c1 is refused as a redirect loop — change a target or remove one of the redirects (it depends on the when conditions at rules.lua:2) [redirect-cycle]"#
             ]),
         Case(
             name: "a redirect that feeds itself new URLs is a chain without end",
             routes: "routes:\n  - { name: home, pattern: \"myapp://home\" }\n",
             rules: #"redirect { from = "myapp://grow/:x", to = "myapp://grow/{x}x" }"#,
             expected: [
-                #"rules.lua:1:1: error: redirect chain without end: "myapp://grow/:x" (rules.lua:1) → "myapp://grow/:x"; each pass leads to a new URL (myapp://grow/x7q → myapp://grow/x7qx → …), so requests are refused after 8 redirects — change a target or remove one of the redirects [redirect-cycle]"#,
+                #"rules.lua:1:1: error: redirect chain without end: "myapp://grow/:x" (rules.lua:1) → "myapp://grow/:x"; each pass leads to a new URL (myapp://grow/x7q → myapp://grow/x7qx → …), so requests are refused after 8 redirects — change a target or remove one of the redirects [redirect-cycle]"#
             ]),
         Case(
             name: "a redirect to a URL nothing handles is a warning; the fallback is mentioned",
@@ -83,7 +83,7 @@ import Testing
                 fallback(function(req, ctx) end)
                 """,
             expected: [
-                #"rules.lua:1:1: warning: redirect from "myapp://old/:id" to "myapp://gone/{id}" leads nowhere: no route matches myapp://gone/x7q, "myapp" is not a dispatched scheme and no redirect takes it further; only the fallback rules can handle it — fix the target or add a route for it [redirect-to-nothing]"#,
+                #"rules.lua:1:1: warning: redirect from "myapp://old/:id" to "myapp://gone/{id}" leads nowhere: no route matches myapp://gone/x7q, "myapp" is not a dispatched scheme and no redirect takes it further; only the fallback rules can handle it — fix the target or add a route for it [redirect-to-nothing]"#
             ]),
         Case(
             name: "a route behind a higher-priority wildcard is unreachable",
@@ -94,7 +94,7 @@ import Testing
                 """,
             rules: "",
             expected: [
-                #"routes.yaml:3:5: warning: route "promo.page" (myapp://promo/:page) is never reached: "promo" (myapp://promo/*) takes precedence for every URL it matches, e.g. myapp://promo/x7q; raise its priority, make its pattern more specific or remove it [unreachable-route]"#,
+                #"routes.yaml:3:5: warning: route "promo.page" (myapp://promo/:page) is never reached: "promo" (myapp://promo/*) takes precedence for every URL it matches, e.g. myapp://promo/x7q; raise its priority, make its pattern more specific or remove it [unreachable-route]"#
             ]),
         Case(
             name: "a higher-priority catch-all takes every URL of its scheme",
@@ -120,7 +120,7 @@ import Testing
                 """,
             rules: "",
             expected: [
-                #"routes.yaml:3:5: warning: route "tag.again" (myapp://t/:b([a-z]{1,})) is never reached: "tag" (myapp://t/:a([a-z]+)) takes precedence for every URL it matches, e.g. myapp://t/a; raise its priority, make its pattern more specific or remove it [unreachable-route]"#,
+                #"routes.yaml:3:5: warning: route "tag.again" (myapp://t/:b([a-z]{1,})) is never reached: "tag" (myapp://t/:a([a-z]+)) takes precedence for every URL it matches, e.g. myapp://t/a; raise its priority, make its pattern more specific or remove it [unreachable-route]"#
             ]),
         Case(
             name: "a route whose regex cannot be sampled is skipped, not reported",
@@ -188,7 +188,8 @@ import Testing
             routes: "routes:\n  - { name: home, pattern: \"myapp://home\" }\n",
             rules: #"redirect { from = "myapp://grow/:x", to = "myapp://grow/{x}x" }"#)
         defer { try? FileManager.default.removeItem(atPath: bundle.directory) }
-        let finding = try #require(try BundleChecker(bundle: bundle, options: DeciderOptions(maximumRedirects: 3)).check().first)
+        let finding = try #require(
+            try BundleChecker(bundle: bundle, options: DeciderOptions(maximumRedirects: 3)).check().first)
         #expect(finding.message.contains("refused after 3 redirects"))
     }
 
@@ -198,7 +199,8 @@ import Testing
             rules: #"redirect { from = "myapp://a/:id", to = "myapp://b/{nope}" }"#)
         defer { try? FileManager.default.removeItem(atPath: bundle.directory) }
         #expect(throws: BundleError.self) { try BundleChecker(bundle: bundle) }
-        let failure = Finding(loadFailure: Diagnostic(.error, "broken", at: SourceLocation(file: "rules.lua", line: 1, column: 1)))
+        let failure = Finding(
+            loadFailure: Diagnostic(.error, "broken", at: SourceLocation(file: "rules.lua", line: 1, column: 1)))
         #expect(failure.description == "rules.lua:1:1: error: broken [load-error]")
     }
 
@@ -208,7 +210,8 @@ import Testing
     static func bundle(routes: String, rules: String) throws -> RuleBundle {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("junction-check-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try "name: check-test\nversion: 1\n".write(to: root.appendingPathComponent("manifest.yaml"), atomically: true, encoding: .utf8)
+        try "name: check-test\nversion: 1\n".write(
+            to: root.appendingPathComponent("manifest.yaml"), atomically: true, encoding: .utf8)
         try routes.write(to: root.appendingPathComponent("routes.yaml"), atomically: true, encoding: .utf8)
         try rules.write(to: root.appendingPathComponent("rules.lua"), atomically: true, encoding: .utf8)
         return try RuleBundle.load(directory: root.path)

@@ -28,6 +28,8 @@ import Testing
         }
         #expect(results.count == cases.count * 8)
         for (index, summary) in results { #expect(summary == expected[index]) }
-        #expect(DeciderTests.bundle.engines.enginesCreated < cases.count * 8, "engines are reused, not compiled per decision")
+        #expect(
+            DeciderTests.bundle.engines.enginesCreated < cases.count * 8,
+            "engines are reused, not compiled per decision")
     }
 }

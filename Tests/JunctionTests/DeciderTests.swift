@@ -66,9 +66,11 @@ import Testing
         """
 
     static let bundle: RuleBundle = {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("junction-decider-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "junction-decider-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try! "name: decider-test\nversion: 7\n".write(to: root.appendingPathComponent("manifest.yaml"), atomically: true, encoding: .utf8)
+        try! "name: decider-test\nversion: 7\n".write(
+            to: root.appendingPathComponent("manifest.yaml"), atomically: true, encoding: .utf8)
         try! routes.write(to: root.appendingPathComponent("routes.yaml"), atomically: true, encoding: .utf8)
         try! rules.write(to: root.appendingPathComponent("rules.lua"), atomically: true, encoding: .utf8)
         return try! RuleBundle.load(directory: root.path, limits: SandboxLimits(instructions: 100_000))
@@ -85,7 +87,8 @@ import Testing
         switch decision.outcome {
         case .open: text = "open \(decision.match!.route.name)"
         case .respond(let value): text = "respond \(value)"
-        case .reject(let rejection): text = "reject \(rejection.cause.rawValue) \(rejection.code.map(String.init) ?? "-")"
+        case .reject(let rejection):
+            text = "reject \(rejection.cause.rawValue) \(rejection.code.map(String.init) ?? "-")"
         case .gate(let url, _): text = "gate \(url)"
         case .handOver(let scheme): text = "hand over \(scheme) \(decision.uri!.string)"
         case .unmatched: text = "unmatched"
@@ -94,43 +97,47 @@ import Testing
         return text
     }
 
-    @Test(arguments: [
-        ("myapp://home", "internal", user, "open home"),
-        ("myapp://old/moments/5", "internal", user, "open moments via 1"),
-        ("myapp://legacy?x=1", "internal", user, "open home via 1"),
-        ("myapp://loop/a", "internal", user, "reject redirect_loop 508 via 1"),
-        ("myapp://cond/5", "internal", ContextSnapshot(["flag": true, "user": [:]]), "open moments via 1"),
-        ("myapp://cond/5", "internal", user, "open item.special via 1"),
-        ("myapp://h5/promo", "internal", user, "hand over https https://m.example.com/promo via 1"),
-        ("https://help.example.com/a/b", "push", user, "open help"),
-        ("https://elsewhere.example.com/", "push", user, "hand over https https://elsewhere.example.com/"),
-        ("myapp://moments/3", "push", guest, "gate myapp://login"),
-        ("myapp://moments/3", "push", user, "open moments"),
-        ("myapp://settings", "push", user, "reject not_exported 403"),
-        ("myapp://settings", "internal", user, "open settings"),
-        ("myapp://settings", "internal", ContextSnapshot(["user": [:], "crash": true]), "open settings"),
-        ("myapp://home", "internal", ContextSnapshot(["banned": true]), "reject rule 451"),
-        ("myapp://item/7", "internal", user, "open item.special"),
-        ("myapp://item/700", "internal", user, "open item"),
-        ("myapp://checkout", "internal", user, "open checkout"),
-        ("myapp://checkout", "internal", ContextSnapshot(["user": ["beta": true]]), "open checkout.v2 via 1"),
-        ("myapp://action/share?title=hi", "h5", user, #"respond {"shared":"hi"}"#),
-        ("myapp://nowhere", "push", user, "open upgrade via 1"),
-        ("other://nowhere", "push", user, "unmatched"),
-        ("myapp://spin", "internal", user, "reject rule_failed 500"),
-        ("myapp://broken", "internal", user, "reject rule_failed 500"),
-        ("myapp://selfgate", "internal", user, "reject gate_loop 508"),
-        ("http://[::1", "internal", user, "reject invalid_url 400"),
-    ] as [(String, String, ContextSnapshot, String)])
+    @Test(
+        arguments: [
+            ("myapp://home", "internal", user, "open home"),
+            ("myapp://old/moments/5", "internal", user, "open moments via 1"),
+            ("myapp://legacy?x=1", "internal", user, "open home via 1"),
+            ("myapp://loop/a", "internal", user, "reject redirect_loop 508 via 1"),
+            ("myapp://cond/5", "internal", ContextSnapshot(["flag": true, "user": [:]]), "open moments via 1"),
+            ("myapp://cond/5", "internal", user, "open item.special via 1"),
+            ("myapp://h5/promo", "internal", user, "hand over https https://m.example.com/promo via 1"),
+            ("https://help.example.com/a/b", "push", user, "open help"),
+            ("https://elsewhere.example.com/", "push", user, "hand over https https://elsewhere.example.com/"),
+            ("myapp://moments/3", "push", guest, "gate myapp://login"),
+            ("myapp://moments/3", "push", user, "open moments"),
+            ("myapp://settings", "push", user, "reject not_exported 403"),
+            ("myapp://settings", "internal", user, "open settings"),
+            ("myapp://settings", "internal", ContextSnapshot(["user": [:], "crash": true]), "open settings"),
+            ("myapp://home", "internal", ContextSnapshot(["banned": true]), "reject rule 451"),
+            ("myapp://item/7", "internal", user, "open item.special"),
+            ("myapp://item/700", "internal", user, "open item"),
+            ("myapp://checkout", "internal", user, "open checkout"),
+            ("myapp://checkout", "internal", ContextSnapshot(["user": ["beta": true]]), "open checkout.v2 via 1"),
+            ("myapp://action/share?title=hi", "h5", user, #"respond {"shared":"hi"}"#),
+            ("myapp://nowhere", "push", user, "open upgrade via 1"),
+            ("other://nowhere", "push", user, "unmatched"),
+            ("myapp://spin", "internal", user, "reject rule_failed 500"),
+            ("myapp://broken", "internal", user, "reject rule_failed 500"),
+            ("myapp://selfgate", "internal", user, "reject gate_loop 508"),
+            ("http://[::1", "internal", user, "reject invalid_url 400"),
+        ] as [(String, String, ContextSnapshot, String)])
     func decides(url: String, source: String, context: ContextSnapshot, expected: String) {
         let decision = Self.decider.decide(RouteRequest(url, source: RequestSource(rawValue: source)), context: context)
-        #expect(Self.summary(decision) == expected, "\(decision.trace.steps.map(\.description).joined(separator: "\n"))")
+        #expect(
+            Self.summary(decision) == expected, "\(decision.trace.steps.map(\.description).joined(separator: "\n"))")
     }
 
     @Test func parametersAreTypedCarriedAndRewritten() {
-        let moments = Self.decider.decide(RouteRequest("myapp://moments/3", params: ["from": "feed"]), context: Self.user)
+        let moments = Self.decider.decide(
+            RouteRequest("myapp://moments/3", params: ["from": "feed"]), context: Self.user)
         #expect(moments.params == ["id": 3, "from": "feed", "tagged": true])
-        let checkout = Self.decider.decide(RouteRequest("myapp://checkout"), context: ContextSnapshot(["user": ["beta": true]]))
+        let checkout = Self.decider.decide(
+            RouteRequest("myapp://checkout"), context: ContextSnapshot(["user": ["beta": true]]))
         #expect(checkout.params["from"] == "rollout")
         #expect(checkout.redirects == ["myapp://checkout"])
         let legacy = Self.decider.decide(RouteRequest("myapp://legacy?x=1&y=a%20b"), context: Self.user)
@@ -148,7 +155,10 @@ import Testing
         let decision = Self.decider.decide(RouteRequest("myapp://old/moments/5", source: .push), context: Self.user)
         #expect(decision.trace.bundle == "decider-test@7")
         #expect(decision.trace.steps.map(\.stage) == [.redirect, .match, .access, .global, .group, .route])
-        #expect(decision.trace.steps.map(\.name) == ["myapp://old/moments/:id", "moments", "moments", "ban", "login", "tag"])
+        #expect(
+            decision.trace.steps.map(\.name) == [
+                "myapp://old/moments/:id", "moments", "moments", "ban", "login", "tag",
+            ])
         #expect(decision.trace.steps[0].location == "rules.lua:1")
         #expect(decision.trace.steps[3].location == "rules.lua:9")
         #expect(decision.trace.steps[5].verdict == .rewrite(params: ["tagged": true]))
@@ -159,7 +169,8 @@ import Testing
         let step = spin.trace.steps.last!
         #expect(step.name == "spin" && step.error?.contains("instruction budget") == true)
         #expect(step.instructions > 0)
-        let crash = Self.decider.decide(RouteRequest("myapp://settings"), context: ContextSnapshot(["user": [:], "crash": true]))
+        let crash = Self.decider.decide(
+            RouteRequest("myapp://settings"), context: ContextSnapshot(["user": [:], "crash": true]))
         #expect(crash.trace.steps.last?.error?.contains("rules.lua:13: boom") == true)
         #expect(crash.trace.steps.last?.detail == "on_error = continue: carrying on")
     }
@@ -180,13 +191,15 @@ import Testing
 
     @Test func gatesAreBoundedByTheRequestsWaitingBehindThem() {
         let nested = Self.decider.decide(
-            RouteRequest("myapp://moments/1", gatedRequests: ["myapp://a", "myapp://b", "myapp://c"]), context: Self.guest)
+            RouteRequest("myapp://moments/1", gatedRequests: ["myapp://a", "myapp://b", "myapp://c"]),
+            context: Self.guest)
         guard case .reject(let rejection) = nested.outcome else {
             Issue.record("expected a rejection")
             return
         }
         #expect(rejection.cause == .gateLoop)
-        let back = Self.decider.decide(RouteRequest("myapp://moments/1", gatedRequests: ["myapp://login"]), context: Self.guest)
+        let back = Self.decider.decide(
+            RouteRequest("myapp://moments/1", gatedRequests: ["myapp://login"]), context: Self.guest)
         guard case .reject(let loop) = back.outcome else { return }
         #expect(loop.reason.hasPrefix("gate loop"))
     }
@@ -196,21 +209,27 @@ import Testing
         let group = SwiftInterceptor("swift.group", scope: .group("login")) { request, _ in
             request.params["id"] == 13 ? .reject(reason: "unlucky", code: nil) : .continue
         }
-        let route = SwiftInterceptor("swift.route", scope: .route("myapp://moments(/:id)"), priority: 5) { _, _ in .continue }
+        let route = SwiftInterceptor("swift.route", scope: .route("myapp://moments(/:id)"), priority: 5) { _, _ in
+            .continue
+        }
         let failing = SwiftInterceptor("swift.fails", scope: .route("home"), onError: .reject) { _, _ in
             throw CocoaError(.featureUnsupported)
         }
         let decider = try Decider(bundle: Self.bundle, interceptors: [order, group, route, failing])
         let decision = decider.decide(RouteRequest("myapp://moments/3"), context: Self.user)
-        #expect(decision.trace.steps.filter { [.global, .group, .route].contains($0.stage) }.map(\.name)
-            == ["swift.first", "ban", "login", "swift.group", "swift.route", "tag"])
+        #expect(
+            decision.trace.steps.filter { [.global, .group, .route].contains($0.stage) }.map(\.name)
+                == ["swift.first", "ban", "login", "swift.group", "swift.route", "tag"])
         #expect(decision.trace.steps.first { $0.name == "swift.first" }?.location == "swift")
-        guard case .reject(let rejection) = decider.decide(RouteRequest("myapp://moments/13"), context: Self.user).outcome else {
+        guard
+            case .reject(let rejection) = decider.decide(RouteRequest("myapp://moments/13"), context: Self.user).outcome
+        else {
             Issue.record("expected a rejection")
             return
         }
         #expect(rejection.rule == "swift.group" && rejection.reason == "unlucky")
-        guard case .reject(let failure) = decider.decide(RouteRequest("myapp://home"), context: Self.user).outcome else { return }
+        guard case .reject(let failure) = decider.decide(RouteRequest("myapp://home"), context: Self.user).outcome
+        else { return }
         #expect(failure.cause == .ruleFailed && failure.rule == "swift.fails")
     }
 
@@ -218,12 +237,17 @@ import Testing
         let table = try RouteTable(routes: [
             Route(name: "old", pattern: "myapp://old"), Route(name: "new", pattern: "myapp://new"),
         ])
-        let decider = try Decider(routes: table, interceptors: [
-            SwiftInterceptor("move", scope: .route("old")) { _, _ in .redirect(url: "myapp://new", params: ["from": "old"]) },
-            SwiftInterceptor("tag", scope: .route("new")) { request, _ in
-                request.params["from"] == "old" ? .rewrite(params: ["seen": true]) : .reject(reason: "not carried", code: nil)
-            },
-        ])
+        let decider = try Decider(
+            routes: table,
+            interceptors: [
+                SwiftInterceptor("move", scope: .route("old")) { _, _ in
+                    .redirect(url: "myapp://new", params: ["from": "old"])
+                },
+                SwiftInterceptor("tag", scope: .route("new")) { request, _ in
+                    request.params["from"] == "old"
+                        ? .rewrite(params: ["seen": true]) : .reject(reason: "not carried", code: nil)
+                },
+            ])
         let decision = decider.decide(RouteRequest("myapp://old", params: ["a": 1]))
         guard case .open = decision.outcome else {
             Issue.record("expected to open, got \(decision.outcome)")
@@ -238,9 +262,11 @@ import Testing
 
     @Test func aDeciderWithoutABundleRunsSwiftInterceptors() throws {
         let table = try RouteTable(routes: [Route(name: "home", pattern: "myapp://home")])
-        let decider = try Decider(routes: table, interceptors: [
-            SwiftInterceptor("answer", scope: .route("home")) { _, _ in .respond("hello") },
-        ])
+        let decider = try Decider(
+            routes: table,
+            interceptors: [
+                SwiftInterceptor("answer", scope: .route("home")) { _, _ in .respond("hello") }
+            ])
         guard case .respond(let value) = decider.decide(RouteRequest("myapp://home")).outcome else {
             Issue.record("expected a response")
             return
@@ -249,9 +275,18 @@ import Testing
     }
 
     @Test(arguments: [
-        ("redirect { from = 'myapp://a/:id', to = 'myapp://b/{nope}' }", "rules.lua:1:1: error: redirect to \"myapp://b/{nope}\": {nope} is not a parameter of the from pattern; it captures {id}"),
-        ("redirect { from = 'myapp://a/:id', to = 'myapp://b/{id' }", "rules.lua:1:1: error: redirect to \"myapp://b/{id\": \"{\" without a closing \"}\" in \"myapp://b/{id\""),
-        ("\n\nredirect { from = 'myapp://a/**/x', to = 'myapp://b' }", "rules.lua:3:1: error: in a redirect's from pattern: invalid pattern"),
+        (
+            "redirect { from = 'myapp://a/:id', to = 'myapp://b/{nope}' }",
+            "rules.lua:1:1: error: redirect to \"myapp://b/{nope}\": {nope} is not a parameter of the from pattern; it captures {id}"
+        ),
+        (
+            "redirect { from = 'myapp://a/:id', to = 'myapp://b/{id' }",
+            "rules.lua:1:1: error: redirect to \"myapp://b/{id\": \"{\" without a closing \"}\" in \"myapp://b/{id\""
+        ),
+        (
+            "\n\nredirect { from = 'myapp://a/**/x', to = 'myapp://b' }",
+            "rules.lua:3:1: error: in a redirect's from pattern: invalid pattern"
+        ),
     ])
     func badDeclarationsAreLocated(rules: String, expected: String) throws {
         #expect {
@@ -263,23 +298,40 @@ import Testing
     }
 
     /// Rules that try to get around the pipeline: each must end in the decision given.
-    @Test(arguments: [
-        // A fallback cannot rewrite parameters: there is no route; the bundle's on_error applies.
-        ("fallback(function(req) return rewrite { params = { x = 1 } } end)", "myapp://nothing", "reject rule_failed 500"),
-        // A route that declines with no other route left is unmatched, and fallbacks run.
-        ("interceptor { name = 'no', route = 'r', run = function() return next() end }", "myapp://r/1", "unmatched"),
-        // A failing `when` rejects with the default on_error = reject ...
-        ("redirect { from = 'myapp://r/:n', to = 'myapp://elsewhere', when = function(req) return req.params.missing.x end }", "myapp://r/1", "reject rule_failed 500"),
-        // ... and the metatable of req cannot be reached to change how it reads.
-        ("interceptor { name = 'mt', all = true, run = function(req) return respond(type(getmetatable(req))) end }", "myapp://r/1", #"respond "string""#),
-        // A verdict that is not one is a failure, not a silent carry-on.
-        ("interceptor { name = 'bad', all = true, run = function() return { verdict = 'open_sesame' } end }", "myapp://r/1", "reject rule_failed 500"),
-        // Templates encode what they insert: a captured "/" or "?" cannot add a segment or a query.
-        ("redirect { from = 'myapp://r/:n', to = 'myapp://x/{n}' }", "myapp://r/a%2Fb%3Fq%3D1", "unmatched via 1"),
-    ] as [(String, String, String)])
+    @Test(
+        arguments: [
+            // A fallback cannot rewrite parameters: there is no route; the bundle's on_error applies.
+            (
+                "fallback(function(req) return rewrite { params = { x = 1 } } end)", "myapp://nothing",
+                "reject rule_failed 500"
+            ),
+            // A route that declines with no other route left is unmatched, and fallbacks run.
+            (
+                "interceptor { name = 'no', route = 'r', run = function() return next() end }", "myapp://r/1",
+                "unmatched"
+            ),
+            // A failing `when` rejects with the default on_error = reject ...
+            (
+                "redirect { from = 'myapp://r/:n', to = 'myapp://elsewhere', when = function(req) return req.params.missing.x end }",
+                "myapp://r/1", "reject rule_failed 500"
+            ),
+            // ... and the metatable of req cannot be reached to change how it reads.
+            (
+                "interceptor { name = 'mt', all = true, run = function(req) return respond(type(getmetatable(req))) end }",
+                "myapp://r/1", #"respond "string""#
+            ),
+            // A verdict that is not one is a failure, not a silent carry-on.
+            (
+                "interceptor { name = 'bad', all = true, run = function() return { verdict = 'open_sesame' } end }",
+                "myapp://r/1", "reject rule_failed 500"
+            ),
+            // Templates encode what they insert: a captured "/" or "?" cannot add a segment or a query.
+            ("redirect { from = 'myapp://r/:n', to = 'myapp://x/{n}' }", "myapp://r/a%2Fb%3Fq%3D1", "unmatched via 1"),
+        ] as [(String, String, String)])
     func rulesCannotGetAroundThePipeline(rules: String, url: String, expected: String) throws {
         let decision = try Self.decider(rules: rules).decide(RouteRequest(url))
-        #expect(Self.summary(decision) == expected, "\(decision.trace.steps.map(\.description).joined(separator: "\n"))")
+        #expect(
+            Self.summary(decision) == expected, "\(decision.trace.steps.map(\.description).joined(separator: "\n"))")
         if expected == "unmatched via 1" { #expect(decision.uri?.string == "myapp://x/a%2Fb%3Fq%3D1") }
     }
 
@@ -293,11 +345,14 @@ import Testing
     }
 
     static func decider(rules: String) throws -> Decider {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("junction-decider-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "junction-decider-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        try "name: t\nversion: 1\n".write(to: root.appendingPathComponent("manifest.yaml"), atomically: true, encoding: .utf8)
-        try "routes:\n  - { name: r, pattern: \"myapp://r/:n\" }\n".write(to: root.appendingPathComponent("routes.yaml"), atomically: true, encoding: .utf8)
+        try "name: t\nversion: 1\n".write(
+            to: root.appendingPathComponent("manifest.yaml"), atomically: true, encoding: .utf8)
+        try "routes:\n  - { name: r, pattern: \"myapp://r/:n\" }\n".write(
+            to: root.appendingPathComponent("routes.yaml"), atomically: true, encoding: .utf8)
         try rules.write(to: root.appendingPathComponent("rules.lua"), atomically: true, encoding: .utf8)
         return try Decider(bundle: try RuleBundle.load(directory: root.path))
     }

@@ -14,7 +14,8 @@ import JunctionTestSupport
 
     /// A decider for a bundle of `routes` (YAML) and `rules`, written to a folder of its own.
     static func decider(
-        routes: String, rules: String, limits: SandboxLimits = SandboxLimits(decisionTime: .seconds(120)), options: DeciderOptions = DeciderOptions(),
+        routes: String, rules: String, limits: SandboxLimits = SandboxLimits(decisionTime: .seconds(120)),
+        options: DeciderOptions = DeciderOptions(),
         logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws -> Decider {
         try decider(routes: routes, files: [rules], limits: limits, options: options, logger: logger)
@@ -22,18 +23,21 @@ import JunctionTestSupport
 
     /// A decider for a bundle of `routes` (YAML) and Lua `files`, `rules0.lua`, `rules1.lua`, …
     static func decider(
-        routes: String, files: [String], limits: SandboxLimits = SandboxLimits(decisionTime: .seconds(120)), options: DeciderOptions = DeciderOptions(),
+        routes: String, files: [String], limits: SandboxLimits = SandboxLimits(decisionTime: .seconds(120)),
+        options: DeciderOptions = DeciderOptions(),
         logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws -> Decider {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("junction-budget-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        try "name: budget\nversion: 1\n".write(to: root.appendingPathComponent("manifest.yaml"), atomically: true, encoding: .utf8)
+        try "name: budget\nversion: 1\n".write(
+            to: root.appendingPathComponent("manifest.yaml"), atomically: true, encoding: .utf8)
         try routes.write(to: root.appendingPathComponent("routes.yaml"), atomically: true, encoding: .utf8)
         for (index, text) in files.enumerated() {
             try text.write(to: root.appendingPathComponent("rules\(index).lua"), atomically: true, encoding: .utf8)
         }
-        return try Decider(bundle: try RuleBundle.load(directory: root.path, limits: limits, logger: logger), options: options)
+        return try Decider(
+            bundle: try RuleBundle.load(directory: root.path, limits: limits, logger: logger), options: options)
     }
 
     /// `count` copies of `template`, `%d` replaced by 0, 1, …
@@ -85,17 +89,23 @@ import JunctionTestSupport
     /// whatever `on_error` says, naming the rule that crossed it.
     @Test func aThousandSpinningInterceptorsEndInTheDecisionsBudget() throws {
         let limits = SandboxLimits(decisionTime: .seconds(120))
-        let decider = try Self.decider(routes: Self.home, files: Self.thousand("""
-            interceptor { name = "spin.%d", all = true, on_error = "continue", run = function(req, ctx)
-              if ctx.spin then while true do end end
-            end }
-            """))
+        let decider = try Self.decider(
+            routes: Self.home,
+            files: Self.thousand(
+                """
+                interceptor { name = "spin.%d", all = true, on_error = "continue", run = function(req, ctx)
+                  if ctx.spin then while true do end end
+                end }
+                """))
         let decision = decider.decide(RouteRequest("myapp://home"), context: ContextSnapshot(["spin": true]))
         let rejection = try #require(Self.rejection(of: decision), "\(Self.describe(decision))")
         #expect(rejection.cause == .decisionBudget)
         let rule = try #require(rejection.rule)
         #expect(rule.hasPrefix("spin."))
-        #expect(rejection.reason.hasPrefix("rule \"\(rule)\" crossed the decision's budget: the decision's budget of \(limits.decisionInstructions) instructions is spent"))
+        #expect(
+            rejection.reason.hasPrefix(
+                "rule \"\(rule)\" crossed the decision's budget: the decision's budget of \(limits.decisionInstructions) instructions is spent"
+            ))
         let steps = decision.trace.steps.filter { $0.stage == .global }
         #expect(steps.count <= limits.decisionInstructions / limits.instructions + 1)
         #expect(steps.last?.name == rule)
@@ -129,9 +139,13 @@ import JunctionTestSupport
     static let arrangements: [Arrangement] = [
         Arrangement(
             name: "next() through 20 routes matching one URL",
-            routes: "routes:\n" + (1...20).map { "  - { name: n.\($0), pattern: \"myapp://n/:p([a-z]{1,\($0)})\" }" }.joined(separator: "\n"),
-            rules: (1...20).map { "interceptor { name = \"decline.\($0)\", route = \"n.\($0)\", run = function() \(spend) return next() end }" }
-                .joined(separator: "\n"),
+            routes: "routes:\n"
+                + (1...20).map { "  - { name: n.\($0), pattern: \"myapp://n/:p([a-z]{1,\($0)})\" }" }.joined(
+                    separator: "\n"),
+            rules: (1...20).map {
+                "interceptor { name = \"decline.\($0)\", route = \"n.\($0)\", run = function() \(spend) return next() end }"
+            }
+            .joined(separator: "\n"),
             url: "myapp://n/x", rule: "decline.", unbounded: "unmatched"),
         Arrangement(
             name: "20 fallbacks",
@@ -139,21 +153,30 @@ import JunctionTestSupport
             url: "myapp://nowhere", rule: "fallback", unbounded: "unmatched"),
         Arrangement(
             name: "20 redirect conditions",
-            routes: home, rules: repeated(20, "redirect { from = \"myapp://w/:n\", to = \"myapp://home\", when = function() \(spend) return false end }"),
+            routes: home,
+            rules: repeated(
+                20,
+                "redirect { from = \"myapp://w/:n\", to = \"myapp://home\", when = function() \(spend) return false end }"
+            ),
             url: "myapp://w/1", rule: "myapp://w/:n", unbounded: "unmatched"),
         Arrangement(
             name: "a chain of redirect verdicts",
             routes: "routes:\n  - name: c\n    pattern: myapp://c/:n\n    params: { n: int }\n",
-            rules: "interceptor { name = \"hop\", route = \"c\", run = function(req) \(spend) return redirect(\"myapp://c/\" .. (req.params.n + 1)) end }",
+            rules:
+                "interceptor { name = \"hop\", route = \"c\", run = function(req) \(spend) return redirect(\"myapp://c/\" .. (req.params.n + 1)) end }",
             url: "myapp://c/1", rule: "hop", unbounded: "too_many_redirects"),
         Arrangement(
             name: "a chain of declared redirects taken when a condition holds",
-            routes: home, rules: (0..<8).map { "redirect { from = \"myapp://d/\($0)\", to = \"myapp://d/\($0 + 1)\", when = function() \(spend) return true end }" }
-                .joined(separator: "\n"),
+            routes: home,
+            rules: (0..<8).map {
+                "redirect { from = \"myapp://d/\($0)\", to = \"myapp://d/\($0 + 1)\", when = function() \(spend) return true end }"
+            }
+            .joined(separator: "\n"),
             url: "myapp://d/0", rule: "myapp://d/", unbounded: "unmatched"),
         Arrangement(
             name: "20 group policies of one route",
-            routes: "routes:\n  - { name: g, pattern: \"myapp://g\", groups: [\((1...20).map { "g\($0)" }.joined(separator: ", "))] }\n",
+            routes:
+                "routes:\n  - { name: g, pattern: \"myapp://g\", groups: [\((1...20).map { "g\($0)" }.joined(separator: ", "))] }\n",
             rules: (1...20).map { "group(\"g\($0)\", function() \(spend) end)" }.joined(separator: "\n"),
             url: "myapp://g", rule: "g", unbounded: "open"),
     ]
@@ -172,10 +195,13 @@ import JunctionTestSupport
         #expect(rejection.rule?.hasPrefix(arrangement.rule) == true, "\(rejection)")
         let ran = decision.trace.steps.filter { $0.instructions > 0 }
         #expect(ran.count <= 400_000 / 80_000)
-        #expect(Self.work(of: decision) <= limits.decisionInstructions + limits.instructionInterval * decision.trace.steps.count)
+        #expect(
+            Self.work(of: decision) <= limits.decisionInstructions + limits.instructionInterval
+                * decision.trace.steps.count)
 
         let roomy = try Self.decider(
-            routes: arrangement.routes, rules: arrangement.rules, limits: SandboxLimits(instructions: 100_000, decisionInstructions: 10_000_000, decisionTime: .seconds(120)))
+            routes: arrangement.routes, rules: arrangement.rules,
+            limits: SandboxLimits(instructions: 100_000, decisionInstructions: 10_000_000, decisionTime: .seconds(120)))
         let unbounded = roomy.decide(RouteRequest(arrangement.url))
         let ending: String
         switch unbounded.outcome {
@@ -190,12 +216,15 @@ import JunctionTestSupport
     /// A decision that stays within its budget is not touched by it: 1,000 cheap rules,
     /// each rewriting a parameter, all run and the route opens with every rewrite.
     @Test func aDecisionWithinItsBudgetIsUnaffected() throws {
-        let decider = try Self.decider(routes: Self.home, files: Self.thousand("""
-            interceptor { name = "cheap.%d", all = true, run = function(req, ctx)
-              if req.url:upper() == "" then return reject("never") end
-              return rewrite { params = { p%d = %d } }
-            end }
-            """))
+        let decider = try Self.decider(
+            routes: Self.home,
+            files: Self.thousand(
+                """
+                interceptor { name = "cheap.%d", all = true, run = function(req, ctx)
+                  if req.url:upper() == "" then return reject("never") end
+                  return rewrite { params = { p%d = %d } }
+                end }
+                """))
         let decision = decider.decide(RouteRequest("myapp://home"))
         guard case .open = decision.outcome else {
             Issue.record("expected to open: \(Self.describe(decision))")
@@ -213,22 +242,39 @@ import JunctionTestSupport
     /// decision may: the decision is rejected naming the rule whose verdict crossed the
     /// bound, and its trace stays small.
     @Test(arguments: [
-        ("1,000 rewrites of 100 kB", home, thousand("""
-            interceptor { name = "big.%d", all = true, run = function()
-              return rewrite { params = { big%d = string.rep("x", 100000) } }
-            end }
-            """), "myapp://home", "big.10"),
-        ("redirects carrying 200 kB", "routes:\n  - name: c\n    pattern: myapp://c/:n\n    params: { n: int }\n", ["""
-            interceptor { name = "carry", route = "c", run = function(req)
-              return redirect("myapp://c/" .. (req.params.n + 1), { ["big" .. req.params.n] = string.rep("x", 200000) })
-            end }
-            """], "myapp://c/1", "carry"),
-        ("20 group policies rewriting 100 kB",
-         "routes:\n  - { name: g, pattern: \"myapp://g\", groups: [\((1...20).map { "g\($0)" }.joined(separator: ", "))] }\n",
-         [repeated(1..<21, "group(\"g%d\", function() return rewrite { params = { g%d = string.rep(\"x\", 100000) } } end)")],
-         "myapp://g", "g11"),
+        (
+            "1,000 rewrites of 100 kB", home,
+            thousand(
+                """
+                interceptor { name = "big.%d", all = true, run = function()
+                  return rewrite { params = { big%d = string.rep("x", 100000) } }
+                end }
+                """), "myapp://home", "big.10"
+        ),
+        (
+            "redirects carrying 200 kB", "routes:\n  - name: c\n    pattern: myapp://c/:n\n    params: { n: int }\n",
+            [
+                """
+                interceptor { name = "carry", route = "c", run = function(req)
+                  return redirect("myapp://c/" .. (req.params.n + 1), { ["big" .. req.params.n] = string.rep("x", 200000) })
+                end }
+                """
+            ], "myapp://c/1", "carry"
+        ),
+        (
+            "20 group policies rewriting 100 kB",
+            "routes:\n  - { name: g, pattern: \"myapp://g\", groups: [\((1...20).map { "g\($0)" }.joined(separator: ", "))] }\n",
+            [
+                repeated(
+                    1..<21,
+                    "group(\"g%d\", function() return rewrite { params = { g%d = string.rep(\"x\", 100000) } } end)")
+            ],
+            "myapp://g", "g11"
+        ),
     ])
-    func verdictsShareTheDecisionsBytes(_ name: String, routes: String, files: [String], url: String, rule: String) throws {
+    func verdictsShareTheDecisionsBytes(_ name: String, routes: String, files: [String], url: String, rule: String)
+        throws
+    {
         // A decision budget large enough for the verdicts' bytes to be what ends it.
         let options = DeciderOptions()
         let limits = SandboxLimits(decisionInstructions: 50_000_000, decisionTime: .seconds(120))
@@ -237,7 +283,10 @@ import JunctionTestSupport
         let rejection = try #require(Self.rejection(of: decision), "\(Self.describe(decision))")
         #expect(rejection.cause == .decisionBudget)
         #expect(rejection.rule == rule)
-        #expect(rejection.reason.contains("more than the \(options.maximumVerdictBytes) a decision may carry (DeciderOptions.maximumVerdictBytes)"))
+        #expect(
+            rejection.reason.contains(
+                "more than the \(options.maximumVerdictBytes) a decision may carry (DeciderOptions.maximumVerdictBytes)"
+            ))
         #expect(decision.trace.steps.last { $0.name == rule }?.detail.hasPrefix("verdict too large") == true)
         let kept = Self.keptBytes(of: decision)
         #expect(kept <= options.maximumTraceBytes + 1_024, "the trace keeps \(kept) bytes")
@@ -252,11 +301,16 @@ import JunctionTestSupport
     /// an error, and a last step says how much was left out.
     @Test func theTraceKeepsAtMostItsBoundOfTextsHoweverManyRulesFail() throws {
         let options = DeciderOptions(maximumTraceBytes: 16 << 10)
-        let decider = try Self.decider(routes: Self.home, rules: Self.repeated(500, """
-            interceptor { name = "fail.%d", all = true, on_error = "continue", run = function()
-              error(string.rep("e", 1000))
-            end }
-            """), limits: SandboxLimits(decisionInstructions: 50_000_000, decisionTime: .seconds(120)), options: options)
+        let decider = try Self.decider(
+            routes: Self.home,
+            rules: Self.repeated(
+                500,
+                """
+                interceptor { name = "fail.%d", all = true, on_error = "continue", run = function()
+                  error(string.rep("e", 1000))
+                end }
+                """), limits: SandboxLimits(decisionInstructions: 50_000_000, decisionTime: .seconds(120)),
+            options: options)
         let decision = decider.decide(RouteRequest("myapp://home"))
         guard case .open = decision.outcome else {
             Issue.record("expected to open: \(Self.describe(decision))")
@@ -270,8 +324,11 @@ import JunctionTestSupport
         #expect(texts > options.maximumTraceBytes - 1_100, "the trace keeps what fits: \(texts) bytes")
         let last = try #require(steps.last)
         #expect(last.stage == .decision)
-        #expect(last.detail.hasPrefix("the trace keeps at most 16384 bytes of texts and verdicts (DeciderOptions.maximumTraceBytes); "))
-        let leftOut = try #require(last.detail.firstMatch(of: #/; (\d+) bytes of later steps were left out$/#).flatMap { Int($0.1) })
+        #expect(
+            last.detail.hasPrefix(
+                "the trace keeps at most 16384 bytes of texts and verdicts (DeciderOptions.maximumTraceBytes); "))
+        let leftOut = try #require(
+            last.detail.firstMatch(of: #/; (\d+) bytes of later steps were left out$/#).flatMap { Int($0.1) })
         #expect(leftOut + texts >= 500 * 1_000)
     }
 
@@ -288,16 +345,20 @@ import JunctionTestSupport
     /// dropped; each decision starts with a fresh allowance.
     @Test func ruleOutputIsBoundedPerDecision() throws {
         let log = CapturedLog()
-        let limits = SandboxLimits(instructions: 10_000_000, decisionInstructions: 10_000_000, decisionTime: .seconds(120))
-        let decider = try Self.decider(routes: Self.talkers, rules: """
-            interceptor { name = "lines", route = "lines", run = function()
-              for i = 1, 1000 do if i % 2 == 0 then print("line " .. i) else log.info("line " .. i) end end
-            end }
-            interceptor { name = "long", route = "long", run = function()
-              log.warn(string.rep("x", 1 << 20))
-            end }
-            """, limits: limits, logger: log.logger)
-        let report = "one decision may log at most 100 lines and 16384 bytes (SandboxLimits.logLines, SandboxLimits.logBytes)"
+        let limits = SandboxLimits(
+            instructions: 10_000_000, decisionInstructions: 10_000_000, decisionTime: .seconds(120))
+        let decider = try Self.decider(
+            routes: Self.talkers,
+            rules: """
+                interceptor { name = "lines", route = "lines", run = function()
+                  for i = 1, 1000 do if i % 2 == 0 then print("line " .. i) else log.info("line " .. i) end end
+                end }
+                interceptor { name = "long", route = "long", run = function()
+                  log.warn(string.rep("x", 1 << 20))
+                end }
+                """, limits: limits, logger: log.logger)
+        let report =
+            "one decision may log at most 100 lines and 16384 bytes (SandboxLimits.logLines, SandboxLimits.logBytes)"
         for _ in 0..<2 {
             log.clear()
             guard case .open = decider.decide(RouteRequest("myapp://lines")).outcome else {

@@ -47,14 +47,16 @@ import Testing
         /// The declaration around `body`, `copies` times.
         func rules(_ body: String, copies: Int = 1) -> String {
             (0..<copies).map { copy in
-                declaration.replacingOccurrences(of: "%@", with: body).replacingOccurrences(of: "%n", with: copy == 0 ? "" : "\(copy + 1)")
+                declaration.replacingOccurrences(of: "%@", with: body).replacingOccurrences(
+                    of: "%n", with: copy == 0 ? "" : "\(copy + 1)")
             }.joined(separator: "\n")
         }
     }
 
     static let places: [Place] = [
         Place(
-            name: "an interceptor", declaration: "interceptor { name = 'step%n', all = true, run = function(req, ctx) %@ end }",
+            name: "an interceptor",
+            declaration: "interceptor { name = 'step%n', all = true, run = function(req, ctx) %@ end }",
             url: "myapp://r/1", carryingOn: "open r", continuing: "on_error = continue: carrying on"),
         Place(
             name: "a group policy", declaration: "group('g%n', function(req, ctx) %@ end)",
@@ -78,7 +80,8 @@ import Testing
         let rejecting = try Self.decider(rules: rules, onError: "reject").decide(RouteRequest(place.url))
         #expect(Self.summary(rejecting) == "reject rule_failed 500", "\(Self.describe(rejecting))")
         let failed = try #require(rejecting.trace.steps.last)
-        #expect(failed.detail == "on_error = reject" && failed.error?.contains("rules.lua:1: boom") == true, "\(failed)")
+        #expect(
+            failed.detail == "on_error = reject" && failed.error?.contains("rules.lua:1: boom") == true, "\(failed)")
 
         let continuing = try Self.decider(rules: rules, onError: "continue").decide(RouteRequest(place.url))
         #expect(Self.summary(continuing) == place.carryingOn, "\(Self.describe(continuing))")
@@ -114,45 +117,62 @@ import Testing
     /// What a rule reads as `req` is the request as it stands at its step: later steps
     /// see a rewrite, the next route's steps see their own match, a `when` sees its
     /// `from` pattern's parameters.
-    @Test(arguments: [
-        // A rewrite is read by the steps after it.
-        ("""
-            interceptor { name = 'a', all = true, priority = 1, run = function() return rewrite { params = { x = 1 } } end }
-            interceptor { name = 'b', all = true, run = function(req) return respond(req.params.x) end }
-            """, "myapp://r/1", "respond 1"),
-        // After next(), the next route's rules read its match, without the declined route's rewrites.
-        ("""
-            interceptor { name = 'a', route = 'r', priority = 1, run = function() return rewrite { params = { x = 1 } } end }
-            interceptor { name = 'b', route = 'r', run = function() return next() end }
-            interceptor { name = 'c', route = 'r2', run = function(req)
-              return respond({ route = req.route.name, m = req.params.m, x = req.params.x })
-            end }
-            """, "myapp://r/7", #"respond {"m":"7","route":"r2"}"#),
-        // A redirect's when reads its from pattern's parameters, and no route.
-        ("redirect { from = 'myapp://r/:n', to = 'myapp://home', when = function(req) return req.params.n == '1' and req.route == nil end }",
-         "myapp://r/1", "open home via 1"),
-        ("redirect { from = 'myapp://r/:n', to = 'myapp://home', when = function(req) return req.params.n == '1' end }",
-         "myapp://r/2", "open r"),
-        // When the best pattern's whens do not hold, the next pattern's when reads its own parameters.
-        ("""
-            redirect { from = 'myapp://r/1', to = 'myapp://home', when = function(req) return false end }
-            redirect { from = 'myapp://r/:k', to = 'myapp://home', when = function(req) return req.params.k == '1' end }
-            """, "myapp://r/1", "open home via 1"),
-        // A fallback reads the URL, without a route.
-        ("fallback(function(req) return respond(req.url .. ' ' .. tostring(req.route)) end)",
-         "myapp://nowhere", #"respond "myapp://nowhere nil""#),
-        // A fallback's nil and next() leave the URL to the next fallback.
-        ("""
-            fallback(function() return nil end)
-            fallback(function() return next() end)
-            fallback(function() return respond('third') end)
-            """, "myapp://nowhere", #"respond "third""#),
-        // After a redirect verdict, rules read the new URL and the parameters it carried.
-        ("""
-            interceptor { name = 'move', route = 'r', run = function() return redirect('myapp://home', { from = 'r' }) end }
-            interceptor { name = 'seen', route = 'home', run = function(req) return respond(req.url .. ' ' .. req.params.from) end }
-            """, "myapp://r/1", #"respond "myapp://home r" via 1"#),
-    ] as [(String, String, String)])
+    @Test(
+        arguments: [
+            // A rewrite is read by the steps after it.
+            (
+                """
+                interceptor { name = 'a', all = true, priority = 1, run = function() return rewrite { params = { x = 1 } } end }
+                interceptor { name = 'b', all = true, run = function(req) return respond(req.params.x) end }
+                """, "myapp://r/1", "respond 1"
+            ),
+            // After next(), the next route's rules read its match, without the declined route's rewrites.
+            (
+                """
+                interceptor { name = 'a', route = 'r', priority = 1, run = function() return rewrite { params = { x = 1 } } end }
+                interceptor { name = 'b', route = 'r', run = function() return next() end }
+                interceptor { name = 'c', route = 'r2', run = function(req)
+                  return respond({ route = req.route.name, m = req.params.m, x = req.params.x })
+                end }
+                """, "myapp://r/7", #"respond {"m":"7","route":"r2"}"#
+            ),
+            // A redirect's when reads its from pattern's parameters, and no route.
+            (
+                "redirect { from = 'myapp://r/:n', to = 'myapp://home', when = function(req) return req.params.n == '1' and req.route == nil end }",
+                "myapp://r/1", "open home via 1"
+            ),
+            (
+                "redirect { from = 'myapp://r/:n', to = 'myapp://home', when = function(req) return req.params.n == '1' end }",
+                "myapp://r/2", "open r"
+            ),
+            // When the best pattern's whens do not hold, the next pattern's when reads its own parameters.
+            (
+                """
+                redirect { from = 'myapp://r/1', to = 'myapp://home', when = function(req) return false end }
+                redirect { from = 'myapp://r/:k', to = 'myapp://home', when = function(req) return req.params.k == '1' end }
+                """, "myapp://r/1", "open home via 1"
+            ),
+            // A fallback reads the URL, without a route.
+            (
+                "fallback(function(req) return respond(req.url .. ' ' .. tostring(req.route)) end)",
+                "myapp://nowhere", #"respond "myapp://nowhere nil""#
+            ),
+            // A fallback's nil and next() leave the URL to the next fallback.
+            (
+                """
+                fallback(function() return nil end)
+                fallback(function() return next() end)
+                fallback(function() return respond('third') end)
+                """, "myapp://nowhere", #"respond "third""#
+            ),
+            // After a redirect verdict, rules read the new URL and the parameters it carried.
+            (
+                """
+                interceptor { name = 'move', route = 'r', run = function() return redirect('myapp://home', { from = 'r' }) end }
+                interceptor { name = 'seen', route = 'home', run = function(req) return respond(req.url .. ' ' .. req.params.from) end }
+                """, "myapp://r/1", #"respond "myapp://home r" via 1"#
+            ),
+        ] as [(String, String, String)])
     func eachRuleReadsTheRequestAsItStandsAtItsStep(rules: String, url: String, expected: String) throws {
         let decision = try Self.decider(rules: rules).decide(RouteRequest(url))
         #expect(Self.summary(decision) == expected, "\(Self.describe(decision))")
@@ -160,21 +180,33 @@ import Testing
 
     /// What each kind of step leaves in the trace: a redirect's `when` is a step of its
     /// own, before the redirect's; a fallback shows the verdict it returned.
-    @Test(arguments: [
-        ("redirect { from = 'myapp://r/:n', to = 'myapp://home', when = function() return true end }", "myapp://r/1", [
-            "redirect myapp://r/:n (rules.lua:1): when holds",
-            "redirect myapp://r/:n (rules.lua:1) → redirect myapp://home",
-            "match home: myapp://home",
-        ]),
-        ("redirect { from = 'myapp://r/:n', to = 'myapp://home', when = function() return false end }", "myapp://r/1", [
-            "redirect myapp://r/:n (rules.lua:1): when is false: not taken",
-            "match r: myapp://r/:n",
-        ]),
-        ("fallback(function() return next() end)", "myapp://nowhere", [
-            "match: no route matches",
-            "fallback (rules.lua:1) → next",
-        ]),
-    ] as [(String, String, [String])])
+    @Test(
+        arguments: [
+            (
+                "redirect { from = 'myapp://r/:n', to = 'myapp://home', when = function() return true end }",
+                "myapp://r/1",
+                [
+                    "redirect myapp://r/:n (rules.lua:1): when holds",
+                    "redirect myapp://r/:n (rules.lua:1) → redirect myapp://home",
+                    "match home: myapp://home",
+                ]
+            ),
+            (
+                "redirect { from = 'myapp://r/:n', to = 'myapp://home', when = function() return false end }",
+                "myapp://r/1",
+                [
+                    "redirect myapp://r/:n (rules.lua:1): when is false: not taken",
+                    "match r: myapp://r/:n",
+                ]
+            ),
+            (
+                "fallback(function() return next() end)", "myapp://nowhere",
+                [
+                    "match: no route matches",
+                    "fallback (rules.lua:1) → next",
+                ]
+            ),
+        ] as [(String, String, [String])])
     func eachStepIsTraced(rules: String, url: String, expected: [String]) throws {
         let decision = try Self.decider(rules: rules).decide(RouteRequest(url))
         #expect(decision.trace.steps.map(\.description) == expected)

@@ -5,7 +5,7 @@ import Testing
 @Suite struct FacadeTests {
     @Test func exposesURIsAndRouteTablesThroughOneImport() throws {
         let table = try RouteTable(routes: [
-            Route(name: "user", pattern: "myapp://user/:id", parameters: [ParameterDeclaration("id", type: .int)]),
+            Route(name: "user", pattern: "myapp://user/:id", parameters: [ParameterDeclaration("id", type: .int)])
         ])
         let match = try #require(try table.match("myapp://user/42?from=push"))
         #expect(match.value("id") == .int(42))

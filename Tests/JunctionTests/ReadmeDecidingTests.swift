@@ -21,13 +21,14 @@ import Testing
         }
         #expect(url == "myapp://login" && resume)
         #expect(decision.summary == "gate myapp://login, then resume")
-        #expect(decision.trace.steps.map(\.description) == [
-            "match moments: myapp://moments(/:id)",
-            "access moments: exported",
-            "global audit (swift) → continue",
-            "global push-audit (interceptors.lua:4) → continue",
-            "group login (policies.lua:4) → gate myapp://login",
-        ])
+        #expect(
+            decision.trace.steps.map(\.description) == [
+                "match moments: myapp://moments(/:id)",
+                "access moments: exported",
+                "global audit (swift) → continue",
+                "global push-audit (interceptors.lua:4) → continue",
+                "group login (policies.lua:4) → gate myapp://login",
+            ])
 
         let member = ContextSnapshot(["user": ["id": 1]])
         let opened = decider.decide(RouteRequest("myapp://feed/7?from=share"), context: member)

@@ -6,8 +6,9 @@ import Testing
 @Suite struct ReadmeTourTests {
     @Test func theRouteTableSnippetDoesWhatItSays() throws {
         let table = try RouteTable(routes: [
-            Route(name: "user.profile", pattern: "myapp://user/:id", isExported: true,
-                  parameters: [ParameterDeclaration("id", type: .int, isRequired: true)]),
+            Route(
+                name: "user.profile", pattern: "myapp://user/:id", isExported: true,
+                parameters: [ParameterDeclaration("id", type: .int, isRequired: true)]),
             Route(name: "user.byName", pattern: "myapp://user/:name"),
             Route(name: "settings", pattern: "myapp://settings(/:section)"),
             Route(name: "help", pattern: "https://help.example.com/articles/**"),

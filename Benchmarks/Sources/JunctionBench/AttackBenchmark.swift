@@ -56,49 +56,79 @@ struct AttackBenchmark: BenchmarkGroup {
         Attack(name: "spin", files: [everyRoute(400, "while true do end")], expectation: .rejected(.decisionBudget)),
         Attack(
             name: "long_strings_equal",
-            files: ["A = ('x'):rep(200000)", "B = ('x'):rep(199999) .. 'x'\n" + everyRoute(4, "local n = 0 while true do if A == B then n = n + 1 end end")],
+            files: [
+                "A = ('x'):rep(200000)",
+                "B = ('x'):rep(199999) .. 'x'\n"
+                    + everyRoute(4, "local n = 0 while true do if A == B then n = n + 1 end end"),
+            ],
             expectation: .rejected(.decisionBudget)),
         Attack(
             name: "long_strings_less",
-            files: ["A = ('x'):rep(200000)", "B = ('x'):rep(199999) .. 'y'\n" + everyRoute(4, "local n = 0 while true do if A < B then n = n + 1 end end")],
+            files: [
+                "A = ('x'):rep(200000)",
+                "B = ('x'):rep(199999) .. 'y'\n"
+                    + everyRoute(4, "local n = 0 while true do if A < B then n = n + 1 end end"),
+            ],
             expectation: .rejected(.decisionBudget)),
         Attack(
             name: "vararg_copies",
-            files: [everyRoute(40, """
-                local t = {} for i = 1, 20000 do t[i] = i end
-                local function g() end
-                local function f(...) while true do g(...) end end
-                f(table.unpack(t))
-                """)],
+            files: [
+                everyRoute(
+                    40,
+                    """
+                    local t = {} for i = 1, 20000 do t[i] = i end
+                    local function g() end
+                    local function f(...) while true do g(...) end end
+                    f(table.unpack(t))
+                    """)
+            ],
             expectation: .rejected(.decisionBudget)),
-        Attack(name: "concat", files: [everyRoute(40, "local s = ('x'):rep(100000) while true do local t = s .. 'y' end")], expectation: .rejected(.decisionBudget)),
-        Attack(name: "upper", files: [everyRoute(40, "local s = ('x'):rep(200000) while true do s:upper() end")], expectation: .rejected(.decisionBudget)),
+        Attack(
+            name: "concat", files: [everyRoute(40, "local s = ('x'):rep(100000) while true do local t = s .. 'y' end")],
+            expectation: .rejected(.decisionBudget)),
+        Attack(
+            name: "upper", files: [everyRoute(40, "local s = ('x'):rep(200000) while true do s:upper() end")],
+            expectation: .rejected(.decisionBudget)),
         Attack(
             name: "pattern_optionals",
             files: [everyRoute(40, "while true do string.find(('a'):rep(30), ('a?'):rep(30) .. ('a'):rep(30)) end")],
             expectation: .rejected(.decisionBudget)),
         Attack(
             name: "pattern_plain_needle",
-            files: [everyRoute(40, "local s, n = ('a'):rep(300000), ('a'):rep(150000) .. 'b' while true do string.find(s, n, 1, true) end")],
+            files: [
+                everyRoute(
+                    40,
+                    "local s, n = ('a'):rep(300000), ('a'):rep(150000) .. 'b' while true do string.find(s, n, 1, true) end"
+                )
+            ],
             expectation: .rejected(.decisionBudget)),
         Attack(
             name: "gsub_function",
-            files: [everyRoute(40, "local s = ('x'):rep(100000) while true do s:gsub('x', function(c) return c end) end")],
+            files: [
+                everyRoute(40, "local s = ('x'):rep(100000) while true do s:gsub('x', function(c) return c end) end")
+            ],
             expectation: .rejected(.decisionBudget)),
         Attack(
             name: "sort",
-            files: [everyRoute(40, "local t = {} for i = 1, 5000 do t[i] = (i * 7919) % 5000 end while true do table.sort(t, function(a, b) return a > b end) end")],
+            files: [
+                everyRoute(
+                    40,
+                    "local t = {} for i = 1, 5000 do t[i] = (i * 7919) % 5000 end while true do table.sort(t, function(a, b) return a > b end) end"
+                )
+            ],
             expectation: .rejected(.decisionBudget)),
         Attack(
             name: "next_chain",
-            files: ["""
+            files: [
+                """
                 for _, route in ipairs({ "a", "b", "c", "d" }) do
                   interceptor { name = "decline-" .. route, route = route, run = function()
                     local n = 0 for i = 1, 300000 do n = n + i end
                     return next()
                   end }
                 end
-                """],
+                """
+            ],
             url: "myapp://x/7", expectation: .rejected(.decisionBudget)),
         Attack(
             name: "verdicts",
@@ -118,7 +148,8 @@ struct AttackBenchmark: BenchmarkGroup {
     func run(with harness: Harness, selecting selected: (String) -> Bool) throws(BenchmarkFailure) -> [Measurement] {
         let chosen = Self.attacks.filter { selected("\(name).\($0.name)") }
         guard !chosen.isEmpty else { return [] }
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("junction-attacks-\(ProcessInfo.processInfo.processIdentifier)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "junction-attacks-\(ProcessInfo.processInfo.processIdentifier)")
         defer { try? FileManager.default.removeItem(at: root) }
         // Rules print: the flood goes to a logger that drops it, as an app's would be bounded.
         let quiet = Logger(label: "junction.bench.attack") { _ in SwiftLogNoOpLogHandler() }
@@ -127,11 +158,12 @@ struct AttackBenchmark: BenchmarkGroup {
             let decider = try Self.decider(for: attack, in: root, logger: quiet)
             let request = RouteRequest(attack.url)
             try Self.check(decider.decide(request), attack)
-            contenders.append(Contender(name: "\(name).\(attack.name)", n: 1, operationsPerIteration: 1) { iterations in
-                var sink = 0
-                for _ in 0..<iterations { sink &+= decider.decide(request).trace.steps.count }
-                return sink
-            })
+            contenders.append(
+                Contender(name: "\(name).\(attack.name)", n: 1, operationsPerIteration: 1) { iterations in
+                    var sink = 0
+                    for _ in 0..<iterations { sink &+= decider.decide(request).trace.steps.count }
+                    return sink
+                })
         }
         return harness.measure(contenders).map { measurement in
             var measurement = measurement
@@ -145,7 +177,8 @@ struct AttackBenchmark: BenchmarkGroup {
         let folder = root.appendingPathComponent(attack.name)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try "name: attack-\(attack.name)\nversion: 1\n".write(to: folder.appendingPathComponent("manifest.yaml"), atomically: true, encoding: .utf8)
+            try "name: attack-\(attack.name)\nversion: 1\n".write(
+                to: folder.appendingPathComponent("manifest.yaml"), atomically: true, encoding: .utf8)
             try routes.write(to: folder.appendingPathComponent("routes.yaml"), atomically: true, encoding: .utf8)
             for (index, text) in attack.files.enumerated() {
                 try text.write(to: folder.appendingPathComponent("\(index).lua"), atomically: true, encoding: .utf8)
@@ -162,21 +195,30 @@ struct AttackBenchmark: BenchmarkGroup {
         case (.reject(let rejection), .rejected(let cause)) where rejection.cause == cause: return
         case (.open, .opened): return
         default:
-            throw BenchmarkFailure("attack.\(attack.name): expected \(attack.expectation), the decision was \(decision.summary)")
+            throw BenchmarkFailure(
+                "attack.\(attack.name): expected \(attack.expectation), the decision was \(decision.summary)")
         }
     }
 
     func report(_ measurements: [Measurement]) -> String {
         guard !measurements.isEmpty else { return "" }
-        var lines = ["Attacks: the slowest decisions a hostile bundle makes under the default limits (ms per decision)", ""]
+        var lines = [
+            "Attacks: the slowest decisions a hostile bundle makes under the default limits (ms per decision)", "",
+        ]
         lines.append("  " + "attack".padding(toLength: 24, withPad: " ", startingAt: 0) + "median     slowest")
         for measurement in measurements {
-            let label = String(measurement.name.dropFirst(name.count + 1)).padding(toLength: 24, withPad: " ", startingAt: 0)
-            lines.append("  " + label + String(format: "%7.2f    %7.2f", measurement.nanosecondsPerOperation / 1e6, measurement.slowest / 1e6))
+            let label = String(measurement.name.dropFirst(name.count + 1)).padding(
+                toLength: 24, withPad: " ", startingAt: 0)
+            lines.append(
+                "  " + label
+                    + String(
+                        format: "%7.2f    %7.2f", measurement.nanosecondsPerOperation / 1e6, measurement.slowest / 1e6))
         }
         if let worst = measurements.max(by: { $0.nanosecondsPerOperation < $1.nanosecondsPerOperation }) {
             lines.append("")
-            lines.append("  worst: \(worst.name) at \(String(format: "%.1f", worst.nanosecondsPerOperation / 1e6)) ms per decision")
+            lines.append(
+                "  worst: \(worst.name) at \(String(format: "%.1f", worst.nanosecondsPerOperation / 1e6)) ms per decision"
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -2,7 +2,9 @@
 /// `--json`, one line per measurement and nothing else. Progress goes to standard error.
 enum BenchmarkCommand {
     /// Every group, in the order they run. Add new groups (`rule.eval.lua`, …) here.
-    static let groups: [any BenchmarkGroup] = [MatchBenchmark(), RuleBenchmark(), DecideBenchmark(), BundleLoadBenchmark(), AttackBenchmark()]
+    static let groups: [any BenchmarkGroup] = [
+        MatchBenchmark(), RuleBenchmark(), DecideBenchmark(), BundleLoadBenchmark(), AttackBenchmark(),
+    ]
 
     /// Runs the command.
     /// - Parameter arguments: The arguments, without the program name.

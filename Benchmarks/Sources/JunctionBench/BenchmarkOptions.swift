@@ -27,7 +27,8 @@ struct BenchmarkOptions {
             case "--quick": options.quick = true
             case "--filter":
                 guard let text = remaining.popFirst() else {
-                    throw BenchmarkFailure("--filter needs a name, e.g. --filter match.junction\n\(usage)", exitStatus: 64)
+                    throw BenchmarkFailure(
+                        "--filter needs a name, e.g. --filter match.junction\n\(usage)", exitStatus: 64)
                 }
                 options.filter = text
             case "-h", "--help": return nil

@@ -33,9 +33,11 @@ struct BundleLoadBenchmark: BenchmarkGroup {
             throw BenchmarkFailure("\(name): the generated bundle does not load: \(error)")
         }
         guard bundle.routes.routes.count == PolicyBundleGenerator.routeCount,
-              bundle.declarations.redirects.count == PolicyBundleGenerator.redirects.count,
-              bundle.declarations.interceptors.count == 2, bundle.declarations.groups.count == 1 else {
-            throw BenchmarkFailure("""
+            bundle.declarations.redirects.count == PolicyBundleGenerator.redirects.count,
+            bundle.declarations.interceptors.count == 2, bundle.declarations.groups.count == 1
+        else {
+            throw BenchmarkFailure(
+                """
                 \(name): the bundle loaded \(bundle.routes.routes.count) routes, \(bundle.declarations.redirects.count) redirects, \
                 \(bundle.declarations.interceptors.count) interceptors and \(bundle.declarations.groups.count) group policies; \
                 expected \(PolicyBundleGenerator.routeCount), \(PolicyBundleGenerator.redirects.count), 2 and 1
@@ -44,25 +46,32 @@ struct BundleLoadBenchmark: BenchmarkGroup {
         let routesPath = URL(fileURLWithPath: directory).appendingPathComponent("routes.yaml").path
         let routesText = PolicyBundleGenerator.routesYAML
         let sources = bundle.sources
-        StandardError.print("\(name): \(PolicyBundleGenerator.routeCount) routes, \(sources.count) Lua files (\(sources.map(\.text.utf8.count).reduce(0, +)) bytes) at \(directory)")
+        StandardError.print(
+            "\(name): \(PolicyBundleGenerator.routeCount) routes, \(sources.count) Lua files (\(sources.map(\.text.utf8.count).reduce(0, +)) bytes) at \(directory)"
+        )
 
         var contenders: [Contender] = []
         func add(_ contender: String, _ body: @escaping () -> Int) {
             guard selected("\(name).\(contender)") else { return }
-            contenders.append(Contender(name: "\(name).\(contender)", n: PolicyBundleGenerator.routeCount, operationsPerIteration: 1) { iterations in
-                var sink = 0
-                for _ in 0..<iterations { sink &+= body() }
-                return sink
-            })
+            contenders.append(
+                Contender(name: "\(name).\(contender)", n: PolicyBundleGenerator.routeCount, operationsPerIteration: 1)
+                { iterations in
+                    var sink = 0
+                    for _ in 0..<iterations { sink &+= body() }
+                    return sink
+                })
         }
         add("load") {
-            guard let bundle = try? RuleBundle.load(directory: directory), let decider = try? Decider(bundle: bundle) else {
+            guard let bundle = try? RuleBundle.load(directory: directory), let decider = try? Decider(bundle: bundle)
+            else {
                 fatalError("bundle.load: the bundle stopped loading")
             }
             return decider.routes.routes.count
         }
         add("parse_routes") {
-            guard let table = try? RouteTable.load(text: routesText, file: routesPath) else { fatalError("bundle.parse_routes failed") }
+            guard let table = try? RouteTable.load(text: routesText, file: routesPath) else {
+                fatalError("bundle.parse_routes failed")
+            }
             return table.routes.count
         }
         add("compile_rules") {
@@ -77,9 +86,11 @@ struct BundleLoadBenchmark: BenchmarkGroup {
         for index in measurements.indices {
             measurements[index].reportsMilliseconds = true
             let measurement = measurements[index]
-            StandardError.print(String(
-                format: "  %@: %.3f ms (%.3f–%.3f, %d samples)", measurement.name, measurement.nanosecondsPerOperation / 1e6,
-                measurement.fastest / 1e6, measurement.slowest / 1e6, measurement.samples))
+            StandardError.print(
+                String(
+                    format: "  %@: %.3f ms (%.3f–%.3f, %d samples)", measurement.name,
+                    measurement.nanosecondsPerOperation / 1e6,
+                    measurement.fastest / 1e6, measurement.slowest / 1e6, measurement.samples))
         }
         if let load = measurements.first(where: { $0.name == "\(name).load" }) {
             StandardError.print("  " + target(load))
@@ -89,14 +100,18 @@ struct BundleLoadBenchmark: BenchmarkGroup {
 
     private func target(_ load: Measurement) -> String {
         let milliseconds = load.nanosecondsPerOperation / 1e6
-        return String(format: "target bundle.load ≤ 10 ms: %@ (%.3f ms)", milliseconds <= 10 ? "met" : "MISSED", milliseconds)
+        return String(
+            format: "target bundle.load ≤ 10 ms: %@ (%.3f ms)", milliseconds <= 10 ? "met" : "MISSED", milliseconds)
     }
 
     func report(_ measurements: [Measurement]) -> String {
-        var lines = ["\(name): milliseconds per load of the decide bundle (\(PolicyBundleGenerator.routeCount) routes), median of \(measurements.first?.samples ?? 0) loads"]
+        var lines = [
+            "\(name): milliseconds per load of the decide bundle (\(PolicyBundleGenerator.routeCount) routes), median of \(measurements.first?.samples ?? 0) loads"
+        ]
         for measurement in measurements {
-            lines.append("  " + measurement.name.padding(toLength: 24, withPad: " ", startingAt: 0)
-                + String(format: "%10.3f ms", measurement.nanosecondsPerOperation / 1e6))
+            lines.append(
+                "  " + measurement.name.padding(toLength: 24, withPad: " ", startingAt: 0)
+                    + String(format: "%10.3f ms", measurement.nanosecondsPerOperation / 1e6))
         }
         if let load = measurements.first(where: { $0.name == "\(name).load" }) {
             lines.append("")

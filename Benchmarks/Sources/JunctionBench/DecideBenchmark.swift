@@ -36,7 +36,9 @@ struct DecideBenchmark: BenchmarkGroup {
     static let swiftInterceptors: [SwiftInterceptor] = [
         SwiftInterceptor("audit", scope: .all, priority: 10) { request, context in
             if context.values["banned"] == .bool(true) { return .reject(reason: "banned", code: 451) }
-            if request.source == .h5, request.route?.isExported != true { return .reject(reason: "not for H5 pages", code: 403) }
+            if request.source == .h5, request.route?.isExported != true {
+                return .reject(reason: "not for H5 pages", code: 403)
+            }
             return .continue
         },
         SwiftInterceptor("login", scope: .group("login")) { _, context in
@@ -45,7 +47,8 @@ struct DecideBenchmark: BenchmarkGroup {
             default: return .continue
             }
         },
-        SwiftInterceptor("check-id", scope: .routes(PolicyBundleGenerator.routes.filter(\.checked).map(\.name))) { request, _ in
+        SwiftInterceptor("check-id", scope: .routes(PolicyBundleGenerator.routes.filter(\.checked).map(\.name))) {
+            request, _ in
             guard case .string(let id)? = request.params["id"], id.utf8.count <= 12 else {
                 return .reject(reason: "bad id", code: 400)
             }
@@ -55,7 +58,9 @@ struct DecideBenchmark: BenchmarkGroup {
 
     func run(with harness: Harness, selecting selected: (String) -> Bool) throws(BenchmarkFailure) -> [Measurement] {
         guard Self.contenders.contains(where: { selected("\(name).\($0)") }) else { return [] }
-        StandardError.print("\(name): generating a bundle of \(PolicyBundleGenerator.routeCount) routes, \(PolicyBundleGenerator.redirects.count) redirects, 3 Lua interceptors")
+        StandardError.print(
+            "\(name): generating a bundle of \(PolicyBundleGenerator.routeCount) routes, \(PolicyBundleGenerator.redirects.count) redirects, 3 Lua interceptors"
+        )
         let folders = try PolicyBundleGenerator.write()
         defer { PolicyBundleGenerator.remove(folders) }
 
@@ -63,7 +68,8 @@ struct DecideBenchmark: BenchmarkGroup {
         let swift: Decider
         do {
             junction = try Decider(bundle: try RuleBundle.load(directory: folders.full))
-            swift = try Decider(bundle: try RuleBundle.load(directory: folders.redirectsOnly), interceptors: Self.swiftInterceptors)
+            swift = try Decider(
+                bundle: try RuleBundle.load(directory: folders.redirectsOnly), interceptors: Self.swiftInterceptors)
         } catch {
             throw BenchmarkFailure("\(name): the generated bundle does not load: \(error)")
         }
@@ -80,9 +86,11 @@ struct DecideBenchmark: BenchmarkGroup {
         var contenders: [Contender] = []
         func add(_ contender: String, _ body: @escaping (Int) -> Int) {
             if selected("\(name).\(contender)") {
-                contenders.append(Contender(
-                    name: "\(name).\(contender)", n: PolicyBundleGenerator.routeCount, operationsPerIteration: samples.count,
-                    body: body))
+                contenders.append(
+                    Contender(
+                        name: "\(name).\(contender)", n: PolicyBundleGenerator.routeCount,
+                        operationsPerIteration: samples.count,
+                        body: body))
             }
         }
         add("junction") { iterations in Self.decide(junction, requests, context, iterations: iterations) }
@@ -95,10 +103,11 @@ struct DecideBenchmark: BenchmarkGroup {
         StandardError.print("\(name): timing \(contenders.count) contenders, interleaved")
         let measurements = harness.measure(contenders)
         for measurement in measurements {
-            StandardError.print(String(
-                format: "  %@: %.1f ns/decision (%.1f–%.1f, %d samples of %d decisions)",
-                measurement.name, measurement.nanosecondsPerOperation, measurement.fastest, measurement.slowest,
-                measurement.samples, measurement.operationsPerSample))
+            StandardError.print(
+                String(
+                    format: "  %@: %.1f ns/decision (%.1f–%.1f, %d samples of %d decisions)",
+                    measurement.name, measurement.nanosecondsPerOperation, measurement.fastest, measurement.slowest,
+                    measurement.samples, measurement.operationsPerSample))
         }
         for line in ratioLines(measurements) { StandardError.print("  " + line) }
         if selected("\(name).junction") {
@@ -109,7 +118,9 @@ struct DecideBenchmark: BenchmarkGroup {
 
     // MARK: - Timed bodies
 
-    private static func decide(_ decider: Decider, _ requests: [RouteRequest], _ context: ContextSnapshot, iterations: Int) -> Int {
+    private static func decide(
+        _ decider: Decider, _ requests: [RouteRequest], _ context: ContextSnapshot, iterations: Int
+    ) -> Int {
         var sink = 0
         for _ in 0..<iterations {
             for request in requests {
@@ -131,11 +142,15 @@ struct DecideBenchmark: BenchmarkGroup {
         return sink
     }
 
-    private static func decide<Rules>(_ peer: PeerStack<Rules>, _ samples: [PolicyBundleGenerator.Sample], iterations: Int) -> Int {
+    private static func decide<Rules>(
+        _ peer: PeerStack<Rules>, _ samples: [PolicyBundleGenerator.Sample], iterations: Int
+    ) -> Int {
         var sink = 0
         for _ in 0..<iterations {
             for sample in samples {
-                if case .open(let route, _) = peer.decide(sample.url, source: sample.source).kind { sink &+= route.utf8.count }
+                if case .open(let route, _) = peer.decide(sample.url, source: sample.source).kind {
+                    sink &+= route.utf8.count
+                }
             }
         }
         return sink
@@ -146,7 +161,8 @@ struct DecideBenchmark: BenchmarkGroup {
     /// The rule steps of a trace: `global audit → continue`, … .
     private static func ruleSteps(_ decision: Decision) -> [String] {
         decision.trace.steps.filter { [.global, .group, .route].contains($0.stage) }.map { step in
-            "\(step.stage.rawValue) \(step.name ?? "?") → \(step.verdict?.summary ?? "no verdict")" + (step.error.map { " ✗ \($0)" } ?? "")
+            "\(step.stage.rawValue) \(step.name ?? "?") → \(step.verdict?.summary ?? "no verdict")"
+                + (step.error.map { " ✗ \($0)" } ?? "")
         }
     }
 
@@ -154,7 +170,9 @@ struct DecideBenchmark: BenchmarkGroup {
         _ samples: [PolicyBundleGenerator.Sample], context: ContextSnapshot, junction: Decider, swift: Decider,
         sandboxed: PeerStack<A>, plain: PeerStack<B>
     ) throws(BenchmarkFailure) {
-        let expectedSteps = zip(["global", "group", "route"], PolicyBundleGenerator.ruleSteps).map { "\($0) \($1) → continue" }
+        let expectedSteps = zip(["global", "group", "route"], PolicyBundleGenerator.ruleSteps).map {
+            "\($0) \($1) → continue"
+        }
         var problems: [String] = []
         for sample in samples {
             let expected = DecideOutcome(kind: .open(route: sample.route, id: sample.id), redirected: sample.redirected)
@@ -162,26 +180,35 @@ struct DecideBenchmark: BenchmarkGroup {
             let decision = junction.decide(request, context: context)
             let trace = decision.trace.steps.map(\.description).joined(separator: "\n      ")
             if DecideOutcome(decision) != expected {
-                problems.append("\(name).junction, \(sample.url): expected \(expected), got \(DecideOutcome(decision))\n      \(trace)")
+                problems.append(
+                    "\(name).junction, \(sample.url): expected \(expected), got \(DecideOutcome(decision))\n      \(trace)"
+                )
             }
             if Self.ruleSteps(decision) != expectedSteps {
-                problems.append("\(name).junction, \(sample.url): the trace does not show the three rule steps \(expectedSteps)\n      \(trace)")
+                problems.append(
+                    "\(name).junction, \(sample.url): the trace does not show the three rule steps \(expectedSteps)\n      \(trace)"
+                )
             }
             if sample.redirected, !decision.trace.steps.contains(where: { $0.stage == .redirect }) {
                 problems.append("\(name).junction, \(sample.url): no redirect step in the trace\n      \(trace)")
             }
             let twin = swift.decide(request, context: context)
             if DecideOutcome(twin) != DecideOutcome(decision) || Self.ruleSteps(twin) != Self.ruleSteps(decision) {
-                problems.append("""
+                problems.append(
+                    """
                     \(name).swift, \(sample.url): \(DecideOutcome(twin)) \(Self.ruleSteps(twin)), \
                     but junction: \(DecideOutcome(decision)) \(Self.ruleSteps(decision))
                     """)
             }
-            for (peer, decide) in [("peerstack", sandboxed.decide), ("peerstack_plain", plain.decide)] as [(String, (String, String, ((PeerRule) -> Void)?) -> DecideOutcome)] {
+            for (peer, decide) in [("peerstack", sandboxed.decide), ("peerstack_plain", plain.decide)]
+                as [(String, (String, String, ((PeerRule) -> Void)?) -> DecideOutcome)]
+            {
                 var ran: [PeerRule] = []
                 let outcome = decide(sample.url, sample.source) { ran.append($0) }
                 if outcome != expected || ran != PeerRule.allCases {
-                    problems.append("\(name).\(peer), \(sample.url): expected \(expected) after \(PeerRule.allCases), got \(outcome) after \(ran)")
+                    problems.append(
+                        "\(name).\(peer), \(sample.url): expected \(expected) after \(PeerRule.allCases), got \(outcome) after \(ran)"
+                    )
                 }
             }
         }
@@ -191,7 +218,10 @@ struct DecideBenchmark: BenchmarkGroup {
         let probe = samples.first { !$0.redirected && $0.source == "internal" }!
         let longID = probe.url.replacingOccurrences(of: probe.id, with: "1234567890123")
         for (label, values, url, expected) in [
-            ("a guest", Self.contextValues.filter { $0.key != "user" }, probe.url, DecideOutcome.Kind.gate(url: "myapp://login")),
+            (
+                "a guest", Self.contextValues.filter { $0.key != "user" }, probe.url,
+                DecideOutcome.Kind.gate(url: "myapp://login")
+            ),
             ("a banned user", Self.contextValues.merging(["banned": true]) { $1 }, probe.url, .reject(code: 451)),
             ("an overlong id", Self.contextValues, longID, .reject(code: 400)),
         ] {
@@ -205,20 +235,24 @@ struct DecideBenchmark: BenchmarkGroup {
                 ("peerstack_plain", plain.decide(url, source: "internal")),
             ]
             for (contender, outcome) in outcomes where outcome.kind != expected {
-                problems.append("\(name).\(contender), \(url) for \(label): expected \(DecideOutcome(kind: expected, redirected: false)), got \(outcome)")
+                problems.append(
+                    "\(name).\(contender), \(url) for \(label): expected \(DecideOutcome(kind: expected, redirected: false)), got \(outcome)"
+                )
             }
         }
         sandboxed.rules.setContext(Self.contextValues)
         plain.rules.setContext(Self.contextValues)
 
         guard problems.isEmpty else {
-            throw BenchmarkFailure("""
+            throw BenchmarkFailure(
+                """
                 \(name): the contenders do not decide as expected, so timing them would compare different work:
                   \(problems.joined(separator: "\n  "))
                 Fix the bundle or mix in PolicyBundleGenerator.swift (or the contender at fault).
                 """)
         }
-        StandardError.print("""
+        StandardError.print(
+            """
             \(name): all \(Self.contenders.count) contenders open the expected route for \(samples.count) URLs \
             (\(samples.filter(\.redirected).count) through a declared redirect), every one through audit, login and check-id; \
             and stop a guest, a banned user and an overlong id alike
@@ -229,40 +263,57 @@ struct DecideBenchmark: BenchmarkGroup {
 
     /// Where Junction's time goes by the decisions' own traces: mean nanoseconds per
     /// decision of each stage (each step times itself, so the clock reads are extra).
-    private static func stageBreakdown(_ decider: Decider, _ requests: [RouteRequest], _ context: ContextSnapshot) -> String {
+    private static func stageBreakdown(_ decider: Decider, _ requests: [RouteRequest], _ context: ContextSnapshot)
+        -> String
+    {
         var totals: [TraceStep.Stage: Int] = [:]
         let rounds = 20
         for _ in 0..<rounds {
             for request in requests {
-                for step in decider.decide(request, context: context).trace.steps { totals[step.stage, default: 0] += step.nanoseconds }
+                for step in decider.decide(request, context: context).trace.steps {
+                    totals[step.stage, default: 0] += step.nanoseconds
+                }
             }
         }
         let decisions = Double(rounds * requests.count)
         let order: [TraceStep.Stage] = [.redirect, .match, .access, .global, .group, .route]
-        return "decide.junction by its traces, ns per decision: " + order.compactMap { stage in
-            totals[stage].map { String(format: "%@ %.0f", stage.rawValue, Double($0) / decisions) }
-        }.joined(separator: ", ")
+        return "decide.junction by its traces, ns per decision: "
+            + order.compactMap { stage in
+                totals[stage].map { String(format: "%@ %.0f", stage.rawValue, Double($0) / decisions) }
+            }.joined(separator: ", ")
     }
 
     private func ratioLines(_ measurements: [Measurement]) -> [String] {
         func value(_ contender: String) -> Measurement? { measurements.first { $0.name == "\(name).\(contender)" } }
         var lines: [String] = []
         guard let junction = value("junction") else { return lines }
-        lines.append(String(format: "target decide.junction ≤ 2000 ns: %@ (%.1f ns)",
-                            junction.nanosecondsPerOperation <= 2000 ? "met" : "MISSED", junction.nanosecondsPerOperation))
+        lines.append(
+            String(
+                format: "target decide.junction ≤ 2000 ns: %@ (%.1f ns)",
+                junction.nanosecondsPerOperation <= 2000 ? "met" : "MISSED", junction.nanosecondsPerOperation))
         if let peer = value("peerstack") {
             let ratio = junction.pairedRatio(to: peer)
-            lines.append(String(format: "target junction/peerstack ≤ 0.4×: %@ (%.3f×)", ratio <= 0.4 ? "met" : "MISSED", ratio))
+            lines.append(
+                String(format: "target junction/peerstack ≤ 0.4×: %@ (%.3f×)", ratio <= 0.4 ? "met" : "MISSED", ratio))
         }
         if let plain = value("peerstack_plain") {
-            lines.append(String(format: "junction/peerstack_plain: %.3f× (the peer on plain Lua tables, no sandbox)", junction.pairedRatio(to: plain)))
+            lines.append(
+                String(
+                    format: "junction/peerstack_plain: %.3f× (the peer on plain Lua tables, no sandbox)",
+                    junction.pairedRatio(to: plain)))
         }
         if let swift = value("swift") {
-            lines.append(String(format: "junction/swift: %.3f× (the same policies as Swift closures)", junction.pairedRatio(to: swift)))
+            lines.append(
+                String(
+                    format: "junction/swift: %.3f× (the same policies as Swift closures)",
+                    junction.pairedRatio(to: swift)))
         }
         if let floor = value("match_only") {
-            lines.append(String(format: "junction/match_only: %.2f× (a bare parse + match of the same URLs, %.0f ns: the floor of any router)",
-                                junction.pairedRatio(to: floor), floor.nanosecondsPerOperation))
+            lines.append(
+                String(
+                    format:
+                        "junction/match_only: %.2f× (a bare parse + match of the same URLs, %.0f ns: the floor of any router)",
+                    junction.pairedRatio(to: floor), floor.nanosecondsPerOperation))
         }
         return lines
     }
@@ -270,11 +321,12 @@ struct DecideBenchmark: BenchmarkGroup {
     func report(_ measurements: [Measurement]) -> String {
         var lines = [
             "\(name): nanoseconds per decision over \(PolicyBundleGenerator.urls.count) URLs, \(PolicyBundleGenerator.routeCount) routes, "
-                + "median of \(measurements.first?.samples ?? 0) samples (lower is better); ratios are medians of per-round ratios",
+                + "median of \(measurements.first?.samples ?? 0) samples (lower is better); ratios are medians of per-round ratios"
         ]
         for measurement in measurements {
-            lines.append("  " + measurement.name.padding(toLength: 24, withPad: " ", startingAt: 0)
-                + String(format: "%10.1f ns", measurement.nanosecondsPerOperation))
+            lines.append(
+                "  " + measurement.name.padding(toLength: 24, withPad: " ", startingAt: 0)
+                    + String(format: "%10.1f ns", measurement.nanosecondsPerOperation))
         }
         lines.append("")
         lines += ratioLines(measurements).map { "  " + $0 }

@@ -39,7 +39,8 @@ struct Harness {
                 let start = clock.now
                 checksums[index] &+= contender.body(iterations[index])
                 let elapsed = clock.now - start
-                perOperation[index].append(Self.nanoseconds(elapsed) / Double(iterations[index] * contender.operationsPerIteration))
+                perOperation[index].append(
+                    Self.nanoseconds(elapsed) / Double(iterations[index] * contender.operationsPerIteration))
             }
         }
 

@@ -37,31 +37,36 @@ struct MatchBenchmark: BenchmarkGroup {
             // pay for creating a `Logger` on every match.
             let emptyParameters = Parameters()
 
-            try verify(n: n, samples: samples, table: table, router: router, emptyParameters: emptyParameters, linear: linear)
+            try verify(
+                n: n, samples: samples, table: table, router: router, emptyParameters: emptyParameters, linear: linear)
 
             if selected("\(name).junction") {
-                contenders.append(Contender(name: "\(name).junction", n: n, operationsPerIteration: urls.count) { iterations in
-                    Self.routeWithJunction(urls, table, iterations: iterations)
-                })
+                contenders.append(
+                    Contender(name: "\(name).junction", n: n, operationsPerIteration: urls.count) { iterations in
+                        Self.routeWithJunction(urls, table, iterations: iterations)
+                    })
             }
             if selected("\(name).routingkit") {
-                contenders.append(Contender(name: "\(name).routingkit", n: n, operationsPerIteration: paths.count) { iterations in
-                    Self.routeWithRoutingKit(paths, router, emptyParameters, iterations: iterations)
-                })
+                contenders.append(
+                    Contender(name: "\(name).routingkit", n: n, operationsPerIteration: paths.count) { iterations in
+                        Self.routeWithRoutingKit(paths, router, emptyParameters, iterations: iterations)
+                    })
             }
             if selected("\(name).linear") {
-                contenders.append(Contender(name: "\(name).linear", n: n, operationsPerIteration: paths.count) { iterations in
-                    Self.routeWithLinearScan(paths, linear, iterations: iterations)
-                })
+                contenders.append(
+                    Contender(name: "\(name).linear", n: n, operationsPerIteration: paths.count) { iterations in
+                        Self.routeWithLinearScan(paths, linear, iterations: iterations)
+                    })
             }
         }
         StandardError.print("\(name): timing \(contenders.count) contenders, interleaved")
         let measurements = harness.measure(contenders)
         for measurement in measurements {
-            StandardError.print(String(
-                format: "  %@ n=%d: %.1f ns/op (%.1f–%.1f, %d samples of %d ops)",
-                measurement.name, measurement.n, measurement.nanosecondsPerOperation, measurement.fastest,
-                measurement.slowest, measurement.samples, measurement.operationsPerSample))
+            StandardError.print(
+                String(
+                    format: "  %@ n=%d: %.1f ns/op (%.1f–%.1f, %d samples of %d ops)",
+                    measurement.name, measurement.n, measurement.nanosecondsPerOperation, measurement.fastest,
+                    measurement.slowest, measurement.samples, measurement.operationsPerSample))
         }
         return measurements
     }
@@ -80,8 +85,10 @@ struct MatchBenchmark: BenchmarkGroup {
         }
         let smallest = sizes[0]
         let largest = sizes[sizes.count - 1]
-        let columns = [("n", 7), ("junction", 10), ("routingkit", 11), ("linear", 10),
-                       ("junction/routingkit", 20), ("junction/junction(\(smallest))", 24)]
+        let columns = [
+            ("n", 7), ("junction", 10), ("routingkit", 11), ("linear", 10),
+            ("junction/routingkit", 20), ("junction/junction(\(smallest))", 24),
+        ]
         var lines = [
             "\(name): nanoseconds per URL, median of \(measurements.first?.samples ?? 0) samples (lower is better);",
             "ratios are medians of per-round ratios (samples interleaved, so a machine that changes speed mid-run skews no ratio)",
@@ -89,22 +96,30 @@ struct MatchBenchmark: BenchmarkGroup {
         ]
         for n in sizes {
             let junction = measurement("junction", n)
-            lines.append([
-                String(repeating: " ", count: max(0, 7 - "\(n)".count)) + "\(n)",
-                cell(junction?.nanosecondsPerOperation, width: 10),
-                cell(measurement("routingkit", n)?.nanosecondsPerOperation, width: 11),
-                cell(measurement("linear", n)?.nanosecondsPerOperation, width: 10),
-                cell(ratio(junction, measurement("routingkit", n)), width: 20, suffix: "×", decimals: 2),
-                cell(ratio(junction, measurement("junction", smallest)), width: 24, suffix: "×", decimals: 2),
-            ].joined(separator: " "))
+            lines.append(
+                [
+                    String(repeating: " ", count: max(0, 7 - "\(n)".count)) + "\(n)",
+                    cell(junction?.nanosecondsPerOperation, width: 10),
+                    cell(measurement("routingkit", n)?.nanosecondsPerOperation, width: 11),
+                    cell(measurement("linear", n)?.nanosecondsPerOperation, width: 10),
+                    cell(ratio(junction, measurement("routingkit", n)), width: 20, suffix: "×", decimals: 2),
+                    cell(ratio(junction, measurement("junction", smallest)), width: 24, suffix: "×", decimals: 2),
+                ].joined(separator: " "))
         }
         let againstRoutingKit = sizes.map { ratio(measurement("junction", $0), measurement("routingkit", $0)) }
         if againstRoutingKit.allSatisfy({ $0 != nil }),
-           let growth = ratio(measurement("junction", largest), measurement("junction", smallest)) {
+            let growth = ratio(measurement("junction", largest), measurement("junction", smallest))
+        {
             let worst = againstRoutingKit.compactMap { $0 }.max() ?? 0
             lines.append("")
-            lines.append(String(format: "target junction ≤ 1/3 × routingkit at every n: %@ (worst %.3f×)", worst <= 1.0 / 3.0 ? "met" : "MISSED", worst))
-            lines.append(String(format: "target junction(%d) ≤ 1.3 × junction(%d): %@ (%.3f×)", largest, smallest, growth <= 1.3 ? "met" : "MISSED", growth))
+            lines.append(
+                String(
+                    format: "target junction ≤ 1/3 × routingkit at every n: %@ (worst %.3f×)",
+                    worst <= 1.0 / 3.0 ? "met" : "MISSED", worst))
+            lines.append(
+                String(
+                    format: "target junction(%d) ≤ 1.3 × junction(%d): %@ (%.3f×)", largest, smallest,
+                    growth <= 1.3 ? "met" : "MISSED", growth))
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -159,9 +174,13 @@ struct MatchBenchmark: BenchmarkGroup {
             var outcomes: [(contender: String, outcome: RoutedOutcome?)] = []
             do {
                 let match = try table.match(sample.url)
-                outcomes.append(("junction", match.map {
-                    RoutedOutcome(route: $0.route.name, id: $0.parameters["id"], rest: $0.parameters["**"])
-                }))
+                outcomes.append(
+                    (
+                        "junction",
+                        match.map {
+                            RoutedOutcome(route: $0.route.name, id: $0.parameters["id"], rest: $0.parameters["**"])
+                        }
+                    ))
             } catch {
                 problems.append("\(name).junction could not parse \(sample.url): \(error)")
                 continue
@@ -169,25 +188,40 @@ struct MatchBenchmark: BenchmarkGroup {
             var parameters = emptyParameters
             let route = router.route(path: sample.path.split(separator: "/").map(String.init), parameters: &parameters)
             let catchAll = parameters.getCatchall()
-            outcomes.append(("routingkit", route.map {
-                RoutedOutcome(route: $0, id: parameters.get("id"), rest: catchAll.isEmpty ? nil : catchAll.joined(separator: "/"))
-            }))
+            outcomes.append(
+                (
+                    "routingkit",
+                    route.map {
+                        RoutedOutcome(
+                            route: $0, id: parameters.get("id"),
+                            rest: catchAll.isEmpty ? nil : catchAll.joined(separator: "/"))
+                    }
+                ))
             let hit = linear.route(path: sample.path)
-            outcomes.append(("linear", hit.map {
-                RoutedOutcome(route: $0.name, id: $0.parameters["id"], rest: $0.parameters["**"])
-            }))
+            outcomes.append(
+                (
+                    "linear",
+                    hit.map {
+                        RoutedOutcome(route: $0.name, id: $0.parameters["id"], rest: $0.parameters["**"])
+                    }
+                ))
             for (contender, outcome) in outcomes where outcome != sample.expected {
-                problems.append("\(name).\(contender), n=\(n), \(sample.url): expected \(sample.expected?.description ?? "no match"), got \(outcome?.description ?? "no match")")
+                problems.append(
+                    "\(name).\(contender), n=\(n), \(sample.url): expected \(sample.expected?.description ?? "no match"), got \(outcome?.description ?? "no match")"
+                )
             }
         }
         guard problems.isEmpty else {
-            throw BenchmarkFailure("""
+            throw BenchmarkFailure(
+                """
                 \(name): the matchers disagree, so timing them would compare different work:
                   \(problems.joined(separator: "\n  "))
                 Fix the route set or URL mix in RouteSetGenerator.swift (or the matcher at fault).
                 """)
         }
-        StandardError.print("\(name): all \(Self.contenders.count) matchers agree on \(samples.count) URLs (\(samples.filter { $0.expected == nil }.count) misses)")
+        StandardError.print(
+            "\(name): all \(Self.contenders.count) matchers agree on \(samples.count) URLs (\(samples.filter { $0.expected == nil }.count) misses)"
+        )
     }
 
     private static func pathComponents(_ spec: RouteSpec) -> [PathComponent] {

@@ -38,8 +38,10 @@ struct Measurement {
     /// `{"name": "match.junction", "n": 100, "ns_per_op": 123.4}`; with
     /// ``reportsMilliseconds``, `"unit": "ms", "ms_per_op": 4.321` follow.
     var jsonLine: String {
-        let milliseconds = reportsMilliseconds
+        let milliseconds =
+            reportsMilliseconds
             ? ", \"unit\": \"ms\", \"ms_per_op\": \(String(format: "%.3f", nanosecondsPerOperation / 1e6))" : ""
-        return "{\"name\": \"\(name)\", \"n\": \(n), \"ns_per_op\": \(String(format: "%.1f", nanosecondsPerOperation))\(milliseconds)}"
+        return
+            "{\"name\": \"\(name)\", \"n\": \(n), \"ns_per_op\": \(String(format: "%.1f", nanosecondsPerOperation))\(milliseconds)}"
     }
 }

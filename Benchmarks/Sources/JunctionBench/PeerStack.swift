@@ -69,9 +69,12 @@ final class PeerStack<Rules: PeerRuleRunner> {
             if route.groups.contains("login") { peerRules.append(.requireLogin) }
             if route.checked { peerRules.append(.checkID) }
             let info = RouteInfo(
-                name: route.name, parameterNames: route.components.filter { $0.hasPrefix(":") }.map { String($0.dropFirst()) },
+                name: route.name,
+                parameterNames: route.components.filter { $0.hasPrefix(":") }.map { String($0.dropFirst()) },
                 exported: route.exported, rules: peerRules)
-            router.register(info, at: route.components.map { $0.hasPrefix(":") ? .parameter(String($0.dropFirst())) : .constant($0) })
+            router.register(
+                info,
+                at: route.components.map { $0.hasPrefix(":") ? .parameter(String($0.dropFirst())) : .constant($0) })
         }
         var constant: [String: String] = [:]
         var parameterized: [String: String] = [:]
@@ -109,7 +112,9 @@ final class PeerStack<Rules: PeerRuleRunner> {
             guard let route = router.route(path: segments, parameters: &parameters) else {
                 return DecideOutcome(kind: .unmatched, redirected: redirected)
             }
-            if source != "internal", !route.exported { return DecideOutcome(kind: .reject(code: 403), redirected: redirected) }
+            if source != "internal", !route.exported {
+                return DecideOutcome(kind: .reject(code: 403), redirected: redirected)
+            }
             var params: [String: String] = [:]
             for name in route.parameterNames { params[name] = parameters.get(name) }
             let request = PeerRequest(url: url, path: path, source: source, params: params)
@@ -124,7 +129,9 @@ final class PeerStack<Rules: PeerRuleRunner> {
 
     private func redirect(_ key: String) -> String? {
         if let target = constantRedirects[key] { return target }
-        guard let slash = key.lastIndex(of: "/"), let prefix = parameterRedirects[String(key[..<slash])] else { return nil }
+        guard let slash = key.lastIndex(of: "/"), let prefix = parameterRedirects[String(key[..<slash])] else {
+            return nil
+        }
         return prefix + key[key.index(after: slash)...]
     }
 }

@@ -24,7 +24,8 @@ final class PlainLuaPeerRules: PeerRuleRunner {
         self.state = state
         luaL_openlibs(state)
         let source = Self.helpers + PolicyBundleGenerator.ruleFunctions
-        guard pl_loadtext(state, source, source.utf8.count, "peer.lua") == LUA_OK, pl_pcall(state, 0, 0) == LUA_OK else {
+        guard pl_loadtext(state, source, source.utf8.count, "peer.lua") == LUA_OK, pl_pcall(state, 0, 0) == LUA_OK
+        else {
             let message = lua_tolstring(state, -1, nil).map { String(cString: $0) } ?? "?"
             lua_close(state)
             throw BenchmarkFailure("decide: the plain-Lua peer's rules do not load: \(message)")
@@ -105,7 +106,10 @@ final class PlainLuaPeerRules: PeerRuleRunner {
         case .int(let number): lua_pushinteger(state, lua_Integer(number))
         case .double(let number): lua_pushnumber(state, number)
         case .string(let text): _ = lua_pushstring(state, text)
-        case .bytes(let bytes): _ = bytes.withUnsafeBufferPointer { lua_pushlstring(state, UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: CChar.self), $0.count) }
+        case .bytes(let bytes):
+            _ = bytes.withUnsafeBufferPointer {
+                lua_pushlstring(state, UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: CChar.self), $0.count)
+            }
         case .array(let elements):
             lua_createtable(state, Int32(elements.count), 0)
             for (offset, element) in elements.enumerated() {

@@ -62,9 +62,10 @@ enum PolicyBundleGenerator {
         for i in 0..<moduleCount {
             let m = "module\(i)"
             func add(_ suffix: String, _ path: [String], groups: [String] = [], exported: Bool, checked: Bool = false) {
-                routes.append(RouteShape(
-                    name: "\(m).\(suffix)", pattern: "myapp://" + ([m] + path).joined(separator: "/"),
-                    components: [m] + path, groups: groups, exported: exported, checked: checked))
+                routes.append(
+                    RouteShape(
+                        name: "\(m).\(suffix)", pattern: "myapp://" + ([m] + path).joined(separator: "/"),
+                        components: [m] + path, groups: groups, exported: exported, checked: checked))
             }
             add("home", [], exported: true)
             add("list", ["list"], exported: true)
@@ -75,9 +76,10 @@ enum PolicyBundleGenerator {
             add("settings", ["settings"], groups: ["login"], exported: false)
             add("search", ["search"], exported: true)
             add("order", ["order", ":id"], groups: ["login", "payment"], exported: false, checked: true)
-            routes.append(RouteShape(
-                name: "\(m).article", pattern: "https://m.example.com/\(m)/article/:slug",
-                components: ["m.example.com", m, "article", ":slug"], groups: [], exported: true, checked: false))
+            routes.append(
+                RouteShape(
+                    name: "\(m).article", pattern: "https://m.example.com/\(m)/article/:slug",
+                    components: ["m.example.com", m, "article", ":slug"], groups: [], exported: true, checked: false))
         }
         return routes
     }()
@@ -104,20 +106,24 @@ enum PolicyBundleGenerator {
         var redirects: [Redirect] = []
         for k in 0..<10 {
             let m = "module\(k * 10 + 3)"
-            redirects.append(Redirect(
-                from: "myapp://old/\(m)/item/:id", to: "myapp://\(m)/item/{id}", key: "old/\(m)/item", hasParameter: true))
+            redirects.append(
+                Redirect(
+                    from: "myapp://old/\(m)/item/:id", to: "myapp://\(m)/item/{id}", key: "old/\(m)/item",
+                    hasParameter: true))
         }
         for k in 0..<5 {
             let m = "module\(k * 20 + 5)"
-            redirects.append(Redirect(
-                from: "myapp://legacy/\(m)/orders/:id", to: "myapp://\(m)/order/{id}", key: "legacy/\(m)/orders",
-                hasParameter: true))
+            redirects.append(
+                Redirect(
+                    from: "myapp://legacy/\(m)/orders/:id", to: "myapp://\(m)/order/{id}", key: "legacy/\(m)/orders",
+                    hasParameter: true))
         }
         for k in 0..<5 {
             let m = "module\(k * 20 + 11)"
-            redirects.append(Redirect(
-                from: "myapp://promo/spring\(k)", to: "myapp://\(m)/item/\(700 + k)", key: "promo/spring\(k)",
-                hasParameter: false))
+            redirects.append(
+                Redirect(
+                    from: "myapp://promo/spring\(k)", to: "myapp://\(m)/item/\(700 + k)", key: "promo/spring\(k)",
+                    hasParameter: false))
         }
         return redirects
     }()
@@ -183,7 +189,9 @@ enum PolicyBundleGenerator {
                 (redirectsOnly, [("redirects.lua", redirectsLua)]),
             ] {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                for (name, text) in [("manifest.yaml", "name: bench-policy\nversion: 1\n"), ("routes.yaml", routesYAML)] + files {
+                for (name, text) in [
+                    ("manifest.yaml", "name: bench-policy\nversion: 1\n"), ("routes.yaml", routesYAML),
+                ] + files {
                     try text.write(to: folder.appendingPathComponent(name), atomically: false, encoding: .utf8)
                 }
             }
@@ -215,17 +223,35 @@ enum PolicyBundleGenerator {
                 // Steps of 7 over the 20 redirects reach all three kinds.
                 let redirect = redirects[(j / 5) * 7 % redirects.count]
                 let target = redirect.to.replacingOccurrences(of: "{id}", with: id)
-                let url = redirect.hasParameter ? redirect.from.replacingOccurrences(of: ":id", with: id) : redirect.from
+                let url =
+                    redirect.hasParameter ? redirect.from.replacingOccurrences(of: ":id", with: id) : redirect.from
                 let parts = target.dropFirst("myapp://".count).split(separator: "/").map(String.init)
                 let route = parts[0] + "." + (parts[1] == "order" ? "order" : "item")
-                samples.append(Sample(url: url + query, source: "internal", route: route, id: parts[2], redirected: true))
+                samples.append(
+                    Sample(url: url + query, source: "internal", route: route, id: parts[2], redirected: true))
                 continue
             }
             switch j % 4 {
-            case 0: samples.append(Sample(url: "myapp://\(m)/item/\(id)\(query)", source: "push", route: "\(m).item", id: id, redirected: false))
-            case 1: samples.append(Sample(url: "myapp://\(m)/item/\(id)/comments\(query)", source: "push", route: "\(m).comments", id: id, redirected: false))
-            case 2: samples.append(Sample(url: "myapp://\(m)/item/\(id)/edit\(query)", source: "internal", route: "\(m).edit", id: id, redirected: false))
-            default: samples.append(Sample(url: "myapp://\(m)/order/\(id)\(query)", source: "internal", route: "\(m).order", id: id, redirected: false))
+            case 0:
+                samples.append(
+                    Sample(
+                        url: "myapp://\(m)/item/\(id)\(query)", source: "push", route: "\(m).item", id: id,
+                        redirected: false))
+            case 1:
+                samples.append(
+                    Sample(
+                        url: "myapp://\(m)/item/\(id)/comments\(query)", source: "push", route: "\(m).comments", id: id,
+                        redirected: false))
+            case 2:
+                samples.append(
+                    Sample(
+                        url: "myapp://\(m)/item/\(id)/edit\(query)", source: "internal", route: "\(m).edit", id: id,
+                        redirected: false))
+            default:
+                samples.append(
+                    Sample(
+                        url: "myapp://\(m)/order/\(id)\(query)", source: "internal", route: "\(m).order", id: id,
+                        redirected: false))
             }
         }
         return samples

@@ -24,7 +24,8 @@ enum RouteSetGenerator {
                 routes.append(RouteSpec(name: "static\(i).files", components: ["static\(i)", "**"]))
             } else {
                 let version = apiVersion(of: i)
-                routes.append(RouteSpec(name: "api.v\(version).res\(i)", components: ["api", "v\(version)", "res\(i)", ":id"]))
+                routes.append(
+                    RouteSpec(name: "api.v\(version).res\(i)", components: ["api", "v\(version)", "res\(i)", ":id"]))
             }
         }
         return routes

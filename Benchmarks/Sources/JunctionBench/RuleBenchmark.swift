@@ -89,7 +89,8 @@ struct RuleBenchmark: BenchmarkGroup {
     /// The same decision in Swift, reading the same values.
     static func decide(_ request: RuleValue, _ context: RuleValue) -> String {
         guard case .table(let req) = request, case .table(let ctx) = context,
-              case .table(let route)? = req["route"] else { return "continue" }
+            case .table(let route)? = req["route"]
+        else { return "continue" }
         if case .array(let groups)? = route["groups"], groups.first == "login", ctx["user"] == nil {
             return "gate:myapp://login"
         }
@@ -144,7 +145,9 @@ struct RuleBenchmark: BenchmarkGroup {
     }
 
     /// Evaluates `function` `iterations` times on one prepared request.
-    private static func evaluate(_ engine: RuleEngine, _ function: String, _ request: RuleValue, _ iterations: Int) -> Int {
+    private static func evaluate(_ engine: RuleEngine, _ function: String, _ request: RuleValue, _ iterations: Int)
+        -> Int
+    {
         (try? engine.withArguments([request, context]) { calls throws(LuaError) in
             var sink = 0
             for _ in 0..<iterations {
@@ -179,24 +182,36 @@ struct RuleBenchmark: BenchmarkGroup {
 
     func report(_ measurements: [Measurement]) -> String {
         func value(_ contender: String) -> Measurement? { measurements.first { $0.name == "\(name).\(contender)" } }
-        var lines = ["\(name): nanoseconds per evaluation, median of \(measurements.first?.samples ?? 0) samples (lower is better)"]
+        var lines = [
+            "\(name): nanoseconds per evaluation, median of \(measurements.first?.samples ?? 0) samples (lower is better)"
+        ]
         for measurement in measurements {
-            lines.append("  " + measurement.name.padding(toLength: 30, withPad: " ", startingAt: 0)
-                + String(format: "%10.1f ns", measurement.nanosecondsPerOperation))
+            lines.append(
+                "  " + measurement.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+                    + String(format: "%10.1f ns", measurement.nanosecondsPerOperation))
         }
         if let lua = value("eval.lua"), let swift = value("eval.swift"), let bare = value("eval.lua_unguarded") {
-            lines.append(String(format: "  lua / swift: %.1f×; budgets cost on a small rule: %.2f×",
-                                lua.pairedRatio(to: swift), lua.pairedRatio(to: bare)))
+            lines.append(
+                String(
+                    format: "  lua / swift: %.1f×; budgets cost on a small rule: %.2f×",
+                    lua.pairedRatio(to: swift), lua.pairedRatio(to: bare)))
         }
         if let loop = value("loop.lua"), let bare = value("loop.lua_unguarded") {
-            lines.append(String(format: "  budgets cost on a loop-heavy rule: %.2f× (target ≤ 1.5×)", loop.pairedRatio(to: bare)))
+            lines.append(
+                String(format: "  budgets cost on a loop-heavy rule: %.2f× (target ≤ 1.5×)", loop.pairedRatio(to: bare))
+            )
         }
         if let loop = value("tightloop.lua"), let bare = value("tightloop.lua_unguarded") {
-            lines.append(String(format: "  budgets cost on a tight arithmetic loop (worst case): %.2f×", loop.pairedRatio(to: bare)))
+            lines.append(
+                String(
+                    format: "  budgets cost on a tight arithmetic loop (worst case): %.2f×", loop.pairedRatio(to: bare))
+            )
         }
         if let heap = try? Self.heapOfRules(100), let empty = try? Self.heapOfRules(0) {
-            lines.append(String(format: "  heap: %.1f KiB with 100 compiled rules (%.1f KiB empty sandbox; target ≤ 100 KiB)",
-                                Double(heap) / 1024, Double(empty) / 1024))
+            lines.append(
+                String(
+                    format: "  heap: %.1f KiB with 100 compiled rules (%.1f KiB empty sandbox; target ≤ 100 KiB)",
+                    Double(heap) / 1024, Double(empty) / 1024))
         }
         return lines.joined(separator: "\n") + "\n"
     }

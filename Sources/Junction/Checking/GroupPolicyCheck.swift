@@ -27,8 +27,10 @@ struct GroupPolicyCheck {
         let policies = declarations.groups.map(\.name)
         for group in usedGroups where !coveredGroups.contains(group) {
             let members = routesByGroup[group] ?? []
-            let shown = members.prefix(3).map { "\"\($0.name)\"" } + (members.count > 3 ? ["\(members.count - 3) more"] : [])
-            var message = "group \"\(group)\" of route\(members.count == 1 ? "" : "s") \(UnreachableRouteCheck.list(shown)) "
+            let shown =
+                members.prefix(3).map { "\"\($0.name)\"" } + (members.count > 3 ? ["\(members.count - 3) more"] : [])
+            var message =
+                "group \"\(group)\" of route\(members.count == 1 ? "" : "s") \(UnreachableRouteCheck.list(shown)) "
                 + "has no group() policy in the bundle, so the bundle guards nothing there "
                 + "(a Swift interceptor the app registers for the group cannot be seen by this check)"
             if let near = Self.nearMiss(group, among: policies) {
@@ -37,13 +39,16 @@ struct GroupPolicyCheck {
             findings.append(Finding(.warning, .groupWithoutPolicy, message, at: members.first?.location))
         }
         for policy in declarations.groups where routesByGroup[policy.name] == nil {
-            var message = "group(\"\(policy.name)\") is a policy for a group no route lists; "
+            var message =
+                "group(\"\(policy.name)\") is a policy for a group no route lists; "
                 + "add \"\(policy.name)\" to the groups of its routes in the route table, or remove the policy"
             if let near = Self.nearMiss(policy.name, among: usedGroups) {
                 message += "; did you mean \"\(near)\"?"
             }
-            findings.append(Finding(
-                .warning, .unusedGroupPolicy, message, at: SourceLocation(declaredAt: policy.location, in: directory)))
+            findings.append(
+                Finding(
+                    .warning, .unusedGroupPolicy, message,
+                    at: SourceLocation(declaredAt: policy.location, in: directory)))
         }
         return findings
     }

@@ -27,7 +27,8 @@ struct InterceptorPatternCheck {
             case .routes(let list): targets = list
             case .all: continue
             }
-            for target in targets where routes.route(named: target) == nil && !routes.routes.contains(where: { $0.pattern == target }) {
+            for target in targets
+            where routes.route(named: target) == nil && !routes.routes.contains(where: { $0.pattern == target }) {
                 guard let index = patternTable.routes.firstIndex(where: { $0.pattern == target }) else { continue }
                 let matchesARoute = routeSamples.contains { sampled in
                     sampled.urls.contains { uri in patternTable.matches(uri).contains { $0.routeIndex == index } }
@@ -35,11 +36,12 @@ struct InterceptorPatternCheck {
                 let own = SampleURLs(ofRouteAt: index, in: patternTable, samples: samples)
                 let aRouteMatches = own.urls.contains { !routes.matches($0).isEmpty }
                 guard !matchesARoute, !aRouteMatches, everyRouteSampled, own.isComplete else { continue }
-                findings.append(Finding(
-                    .warning, .interceptorMatchesNothing,
-                    "interceptor \"\(interceptor.name)\" applies to no route: \"\(target)\" is neither a route's name nor "
-                        + "its pattern, and as a pattern it matches no route's URLs; name a route, or fix the pattern",
-                    at: SourceLocation(declaredAt: interceptor.location, in: directory)))
+                findings.append(
+                    Finding(
+                        .warning, .interceptorMatchesNothing,
+                        "interceptor \"\(interceptor.name)\" applies to no route: \"\(target)\" is neither a route's name nor "
+                            + "its pattern, and as a pattern it matches no route's URLs; name a route, or fix the pattern",
+                        at: SourceLocation(declaredAt: interceptor.location, in: directory)))
             }
         }
         return findings

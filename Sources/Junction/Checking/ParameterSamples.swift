@@ -26,8 +26,9 @@ struct ParameterSamples: Sendable {
                 for case .parameter(_, let type, let regex) in structure.expansions.joined()
                 where type != .string || regex != nil {
                     guard seen.insert("\(type.rawValue) \(regex ?? "")").inserted,
-                          let value = distinctive.values(type: type, regex: regex)?.first,
-                          !pool.contains(value) else { continue }
+                        let value = distinctive.values(type: type, regex: regex)?.first,
+                        !pool.contains(value)
+                    else { continue }
                     pool.append(value)
                 }
             }
@@ -46,7 +47,8 @@ struct ParameterSamples: Sendable {
         guard let compiled = try? RouteRegex(regex) else { return nil }
         var accepted: [String] = []
         for value in RegexSampler.candidates(for: regex) + typed
-        where !value.isEmpty && !accepted.contains(value) && type.convert(value) != nil && compiled.matchesWhole(value) {
+        where !value.isEmpty && !accepted.contains(value) && type.convert(value) != nil && compiled.matchesWhole(value)
+        {
             accepted.append(value)
         }
         return accepted.isEmpty ? nil : accepted

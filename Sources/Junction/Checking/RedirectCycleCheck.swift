@@ -72,8 +72,9 @@ struct RedirectCycleCheck {
                 for (position, rule) in redirects.rulesByRoute[match.routeIndex].enumerated() {
                     if rule.condition != nil { conditions.append(rule.location) }
                     let target = redirects.target(of: rule, for: match)
-                    let hop = Hop(rule: RuleID(route: match.routeIndex, position: position), url: url, target: target,
-                                  conditions: conditions)
+                    let hop = Hop(
+                        rule: RuleID(route: match.routeIndex, position: position), url: url, target: target,
+                        conditions: conditions)
                     if let first = visited.firstIndex(of: target) {
                         record(Array(hops[first...]) + [hop], endless: false)
                     } else if hops.count >= maximumRedirects {
@@ -113,15 +114,19 @@ struct RedirectCycleCheck {
         let urls = [cycle.hops[0].url] + cycle.hops.map(\.target)
         var message: String
         if cycle.endless {
-            message = "redirect chain without end: \(chain); each pass leads to a new URL ("
+            message =
+                "redirect chain without end: \(chain); each pass leads to a new URL ("
                 + urls.joined(separator: " → ") + " → …), so requests are refused after \(maximumRedirects) redirects"
         } else {
             message = "redirect cycle: \(chain); \(urls.joined(separator: " → ")) is refused as a redirect loop"
         }
         message += " — change a target or remove one of the redirects"
-        let conditions = cycle.hops.flatMap(\.conditions).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let conditions = cycle.hops.flatMap(\.conditions).reduce(into: [String]()) {
+            if !$0.contains($1) { $0.append($1) }
+        }
         if !conditions.isEmpty {
-            message = "possible " + message + " (it depends on the when conditions at \(conditions.joined(separator: ", ")))"
+            message =
+                "possible " + message + " (it depends on the when conditions at \(conditions.joined(separator: ", ")))"
         }
         return Finding(
             cycle.isCertain ? .error : .warning, .redirectCycle, message,

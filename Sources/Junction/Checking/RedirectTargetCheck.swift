@@ -33,11 +33,12 @@ struct RedirectTargetCheck {
                 }
                 guard !resolved, let example else { continue }
                 let ending = hasFallbacks ? "only the fallback rules can handle it" : "it ends unmatched"
-                findings.append(Finding(
-                    .warning, .redirectToNothing,
-                    "redirect from \"\(rule.from)\" to \"\(rule.to)\" leads nowhere: \(example); \(ending) — fix the target "
-                        + "or add a route for it",
-                    at: SourceLocation(declaredAt: rule.location, in: directory)))
+                findings.append(
+                    Finding(
+                        .warning, .redirectToNothing,
+                        "redirect from \"\(rule.from)\" to \"\(rule.to)\" leads nowhere: \(example); \(ending) — fix the target "
+                            + "or add a route for it",
+                        at: SourceLocation(declaredAt: rule.location, in: directory)))
             }
         }
         return findings

@@ -218,13 +218,20 @@ struct RegexSampler {
             var scalar = try next()
             if scalar == "]", !first { return set }
             first = false
-            if scalar == "[" || (scalar == "&" && current == "&") { throw Unsupported() }  // nested classes, set operations
+            // Nested classes and set operations.
+            if scalar == "[" || (scalar == "&" && current == "&") { throw Unsupported() }
             if scalar == "\\" {
                 let escaped = try next()
                 switch escaped {
-                case "d": set.ranges += ScalarSet.digits.ranges; continue
-                case "w": set.ranges += ScalarSet.word.ranges; continue
-                case "s": set.ranges += ScalarSet.space.ranges; continue
+                case "d":
+                    set.ranges += ScalarSet.digits.ranges
+                    continue
+                case "w":
+                    set.ranges += ScalarSet.word.ranges
+                    continue
+                case "s":
+                    set.ranges += ScalarSet.space.ranges
+                    continue
                 case "n": scalar = "\n"
                 case "t": scalar = "\t"
                 default:

@@ -26,12 +26,13 @@ struct UnreachableRouteCheck {
             }
             guard !reached, !winners.isEmpty else { continue }
             let names = Self.list(winners.map { "\"\($0.name)\" (\($0.pattern))" })
-            findings.append(Finding(
-                .warning, .unreachableRoute,
-                "route \"\(route.name)\" (\(route.pattern)) is never reached: \(names) \(winners.count == 1 ? "takes" : "take") "
-                    + "precedence for every URL it matches, e.g. \(example); raise its priority, make its pattern "
-                    + "more specific or remove it",
-                at: route.location))
+            findings.append(
+                Finding(
+                    .warning, .unreachableRoute,
+                    "route \"\(route.name)\" (\(route.pattern)) is never reached: \(names) \(winners.count == 1 ? "takes" : "take") "
+                        + "precedence for every URL it matches, e.g. \(example); raise its priority, make its pattern "
+                        + "more specific or remove it",
+                    at: route.location))
         }
         return findings
     }

@@ -141,8 +141,11 @@ struct DecisionRun {
             var ruleRequest: RuleRequest?  // what each `when` of this pattern reads, built for the first
             for rule in decider.redirects.rulesByRoute[match.routeIndex] {
                 if let condition = rule.condition {
-                    let conditionRequest = ruleRequest ?? RuleRequest(
-                        uri: uri, request: request, pathParameters: match.parameters, plusAsSpace: decider.routes.options.plusAsSpace)
+                    let conditionRequest =
+                        ruleRequest
+                        ?? RuleRequest(
+                            uri: uri, request: request, pathParameters: match.parameters,
+                            plusAsSpace: decider.routes.options.plusAsSpace)
                     ruleRequest = conditionRequest
                     switch evaluate(condition, conditionRequest, session: &session) {
                     case .proceed: break  // it holds
@@ -243,14 +246,16 @@ struct DecisionRun {
                 let result = try session.evaluate(declared: function)
                 instructions = result.instructions
                 if step.kind == .condition {
-                    let holds = switch result.value {
-                    case .nil, .bool(false): false
-                    default: true
-                    }
+                    let holds =
+                        switch result.value {
+                        case .nil, .bool(false): false
+                        default: true
+                        }
                     record(.condition(step, holds: holds, nanoseconds: lap(), instructions: instructions))
                     return holds ? .proceed : .decline
                 }
-                return conclude(step, try Verdict(result.value, rule: step.name), from: ruleRequest, instructions: instructions)
+                return conclude(
+                    step, try Verdict(result.value, rule: step.name), from: ruleRequest, instructions: instructions)
             } catch {
                 // A rule stopped by its own budget ran all of it.
                 if error.code == .instructionBudget { instructions = decider.engines?.limits.instructions ?? 0 }
@@ -284,8 +289,9 @@ struct DecisionRun {
             conclusion = .decline
         case .rewrite(let params):
             guard step.kind == .interceptor else {
-                return fail(step, "rewrite{} has no route's parameters to change here; return redirect(url, params) instead",
-                            instructions: instructions)
+                return fail(
+                    step, "rewrite{} has no route's parameters to change here; return redirect(url, params) instead",
+                    instructions: instructions)
             }
             size = RuleValue.payloadBytes(of: params)
             conclusion = .rewrite(params)
@@ -315,8 +321,9 @@ struct DecisionRun {
             }
         }
         if let gateLoop {
-            record(.gateRefused(step, verdict: verdict, refusal: gateLoop, nanoseconds: lap(), instructions: instructions),
-                   verdictBytes: size)
+            record(
+                .gateRefused(step, verdict: verdict, refusal: gateLoop, nanoseconds: lap(), instructions: instructions),
+                verdictBytes: size)
         } else {
             record(.rule(step, verdict: verdict, nanoseconds: lap(), instructions: instructions), verdictBytes: size)
         }

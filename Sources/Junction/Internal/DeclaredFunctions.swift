@@ -24,6 +24,7 @@ struct NoDeclaredFunctions: DeclaredFunctions {
     mutating func setRequest(_ request: RuleRequest) {}
 
     mutating func evaluate(declared index: Int) throws(LuaError) -> RuleResult {
-        throw LuaError(code: .runtime, chunkName: "declared function", line: nil, message: "no rule engine is available")
+        throw LuaError(
+            code: .runtime, chunkName: "declared function", line: nil, message: "no rule engine is available")
     }
 }

@@ -38,8 +38,10 @@ final class InterceptorPlan: Sendable {
         for interceptor in declarations.interceptors {
             let onError = interceptor.onError ?? bundleOnError
             func step(_ stage: TraceStep.Stage) -> PolicyStep {
-                PolicyStep(stage: stage, name: interceptor.name, location: interceptor.location, priority: interceptor.priority,
-                           onError: onError, body: .lua(interceptor.function), order: next())
+                PolicyStep(
+                    stage: stage, name: interceptor.name, location: interceptor.location,
+                    priority: interceptor.priority,
+                    onError: onError, body: .lua(interceptor.function), order: next())
             }
             switch interceptor.scope {
             case .all: globals.append(step(.global))
@@ -48,14 +50,16 @@ final class InterceptorPlan: Sendable {
             }
         }
         for policy in declarations.groups {
-            groupSteps[policy.name, default: []].append(PolicyStep(
-                stage: .group, name: policy.name, location: policy.location, priority: 0, onError: bundleOnError,
-                body: .lua(policy.function), order: next()))
+            groupSteps[policy.name, default: []].append(
+                PolicyStep(
+                    stage: .group, name: policy.name, location: policy.location, priority: 0, onError: bundleOnError,
+                    body: .lua(policy.function), order: next()))
         }
         for interceptor in swift {
             let step = { (stage: TraceStep.Stage, name: String) in
-                PolicyStep(stage: stage, name: name, location: "swift", priority: interceptor.priority,
-                           onError: interceptor.onError, body: .swift(interceptor.run), order: next())
+                PolicyStep(
+                    stage: stage, name: name, location: "swift", priority: interceptor.priority,
+                    onError: interceptor.onError, body: .swift(interceptor.run), order: next())
             }
             switch interceptor.scope {
             case .all: globals.append(step(.global, interceptor.name))
@@ -107,12 +111,15 @@ final class InterceptorPlan: Sendable {
         do {
             patternTable = patternOrder.isEmpty ? nil : try builder.build()
         } catch {
-            throw BundleError(error.diagnostics.map { diagnostic in
-                var diagnostic = diagnostic
-                diagnostic.message = "in an interceptor's route pattern (neither a route name nor a valid pattern): " + diagnostic.message
-                diagnostic.route = nil
-                return diagnostic
-            })
+            throw BundleError(
+                error.diagnostics.map { diagnostic in
+                    var diagnostic = diagnostic
+                    diagnostic.message =
+                        "in an interceptor's route pattern (neither a route name nor a valid pattern): "
+                        + diagnostic.message
+                    diagnostic.route = nil
+                    return diagnostic
+                })
         }
         self.patternSteps = patternOrder.map { patternSteps[$0] ?? [] }
         policyGroups = Set(groupSteps.keys)

@@ -60,11 +60,12 @@ final class PolicyStep: Sendable {
         self.onError = onError
         self.body = body
         self.order = order
-        kind = switch stage {
-        case .fallback: .fallback
-        case .redirect: .condition
-        default: .interceptor  // global, group, route
-        }
+        kind =
+            switch stage {
+            case .fallback: .fallback
+            case .redirect: .condition
+            default: .interceptor  // global, group, route
+            }
     }
 
     /// Whether `self` runs before `other` in the same stage: higher priority first,

@@ -32,7 +32,8 @@ final class RedirectRules: Sendable {
     /// - Throws: `BundleError` with a diagnostic at each declaration that does not
     ///   compile: an invalid pattern, a template naming a parameter the pattern lacks.
     init(
-        _ declarations: [RuleDeclarations.Redirect], options: RouteTableOptions, onError: RuleErrorPolicy, directory: String?
+        _ declarations: [RuleDeclarations.Redirect], options: RouteTableOptions, onError: RuleErrorPolicy,
+        directory: String?
     ) throws(BundleError) {
         var problems: [Diagnostic] = []
         var order: [String] = []
@@ -40,9 +41,13 @@ final class RedirectRules: Sendable {
         var firstLocation: [String: String] = [:]
         for (position, declaration) in declarations.enumerated() {
             let location = SourceLocation(declaredAt: declaration.location, in: directory)
-            guard let parameters = RouteTable.parameterNames(in: declaration.from, hostAsPath: options.hostAsPath) else {
+            guard let parameters = RouteTable.parameterNames(in: declaration.from, hostAsPath: options.hostAsPath)
+            else {
                 // The table below reports the pattern's syntax error with its detail.
-                if firstLocation[declaration.from] == nil { order.append(declaration.from); firstLocation[declaration.from] = declaration.location }
+                if firstLocation[declaration.from] == nil {
+                    order.append(declaration.from)
+                    firstLocation[declaration.from] = declaration.location
+                }
                 continue
             }
             let template: RedirectTemplate
@@ -58,12 +63,14 @@ final class RedirectRules: Sendable {
             }
             let condition = declaration.condition.map { function in
                 PolicyStep(
-                    stage: .redirect, name: declaration.from, location: declaration.location, priority: 0, onError: onError,
+                    stage: .redirect, name: declaration.from, location: declaration.location, priority: 0,
+                    onError: onError,
                     body: .lua(function), order: position)
             }
-            rules[declaration.from, default: []].append(Rule(
-                from: declaration.from, to: declaration.to, template: template, condition: condition,
-                keepQuery: declaration.keepQuery, location: declaration.location))
+            rules[declaration.from, default: []].append(
+                Rule(
+                    from: declaration.from, to: declaration.to, template: template, condition: condition,
+                    keepQuery: declaration.keepQuery, location: declaration.location))
         }
         var builder = RouteTableBuilder(options: options)
         for (index, from) in order.enumerated() {
@@ -96,7 +103,9 @@ final class RedirectRules: Sendable {
         var url = rule.template.expand(match.parameters)
         if rule.keepQuery, let query = match.uri.percentEncodedQuery, !query.isEmpty {
             let (base, fragment) = Self.splitFragment(url)
-            url = base + (base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?") + query + fragment
+            url =
+                base + (base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?") + query
+                + fragment
         }
         return url
     }

@@ -27,10 +27,13 @@ struct RedirectTemplate: Sendable {
             }
             let name = String(rest[rest.index(after: open)..<close])
             guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-                throw TemplateError("\"{\(name)}\" is not a parameter placeholder; write {name} with letters, digits and _")
+                throw TemplateError(
+                    "\"{\(name)}\" is not a parameter placeholder; write {name} with letters, digits and _")
             }
             guard parameters.contains(name) else {
-                let known = parameters.isEmpty ? "it captures none" : "it captures " + parameters.map { "{\($0)}" }.joined(separator: ", ")
+                let known =
+                    parameters.isEmpty
+                    ? "it captures none" : "it captures " + parameters.map { "{\($0)}" }.joined(separator: ", ")
                 throw TemplateError("{\(name)} is not a parameter of the from pattern; \(known)")
             }
             if !literal.isEmpty { parts.append(.literal(literal)) }

@@ -24,7 +24,9 @@ extension Rejection {
 
     /// `rule` crossed the decision's budget.
     static func budgetSpent(by rule: String, _ error: LuaError) -> Rejection {
-        Rejection(.decisionBudget, reason: "rule \"\(rule)\" crossed the decision's budget: \(error.message)", code: 500, rule: rule)
+        Rejection(
+            .decisionBudget, reason: "rule \"\(rule)\" crossed the decision's budget: \(error.message)", code: 500,
+            rule: rule)
     }
 
     /// `rule` returned a verdict of `size` bytes, which brought the decision's verdicts to

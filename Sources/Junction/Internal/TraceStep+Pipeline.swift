@@ -27,13 +27,16 @@ extension TraceStep {
     static func nextMatch(after declined: Route, _ next: Route?, nanoseconds: Int) -> TraceStep {
         TraceStep(
             .match, name: next?.name,
-            detail: next.map { "next match after \(declined.name): \($0.pattern)" } ?? "no route after \(declined.name)",
+            detail: next.map { "next match after \(declined.name): \($0.pattern)" }
+                ?? "no route after \(declined.name)",
             nanoseconds: nanoseconds)
     }
 
     /// A URL no route matched goes to the dispatcher of its scheme.
     static func handOver(_ scheme: String, nanoseconds: Int) -> TraceStep {
-        TraceStep(.handOver, name: scheme, detail: "no route; \(scheme) URLs go to the \(scheme) dispatcher", nanoseconds: nanoseconds)
+        TraceStep(
+            .handOver, name: scheme, detail: "no route; \(scheme) URLs go to the \(scheme) dispatcher",
+            nanoseconds: nanoseconds)
     }
 
     /// The access check: `route` is exported, or `refusal` says why it may not open.
@@ -54,18 +57,20 @@ extension TraceStep {
     /// redirect's own step follows).
     static func condition(_ step: PolicyStep, holds: Bool, nanoseconds: Int, instructions: Int) -> TraceStep {
         TraceStep(
-            step.stage, name: step.traceName, location: step.location, detail: holds ? "when holds" : "when is false: not taken",
+            step.stage, name: step.traceName, location: step.location,
+            detail: holds ? "when holds" : "when is false: not taken",
             nanoseconds: nanoseconds, instructions: instructions)
     }
 
     /// A rule failed — raised an error, ran out of its budget, returned what its kind
     /// cannot read — and its `on_error` applies.
     static func failed(_ step: PolicyStep, error: String, nanoseconds: Int, instructions: Int) -> TraceStep {
-        let detail = switch (step.onError, step.kind) {
-        case (.reject, _): "on_error = reject"
-        case (.continue, .condition): "on_error = continue: not taken"
-        case (.continue, _): "on_error = continue: carrying on"
-        }
+        let detail =
+            switch (step.onError, step.kind) {
+            case (.reject, _): "on_error = reject"
+            case (.continue, .condition): "on_error = continue: not taken"
+            case (.continue, _): "on_error = continue: carrying on"
+            }
         return TraceStep(
             step.stage, name: step.traceName, location: step.location, detail: detail, error: error,
             nanoseconds: nanoseconds, instructions: instructions)
@@ -76,7 +81,8 @@ extension TraceStep {
     static func budgetSpent(_ step: PolicyStep, error: LuaError, nanoseconds: Int, instructions: Int) -> TraceStep {
         TraceStep(
             step.stage, name: step.traceName, location: step.location,
-            detail: "the decision's budget is spent: the decision ends, whatever on_error says", error: error.description,
+            detail: "the decision's budget is spent: the decision ends, whatever on_error says",
+            error: error.description,
             nanoseconds: nanoseconds, instructions: instructions)
     }
 
@@ -90,9 +96,12 @@ extension TraceStep {
     }
 
     /// A rule's verdict brought the decision's verdicts past their bound, as `refusal` says.
-    static func verdictTooLarge(_ step: PolicyStep, refusal: Rejection, nanoseconds: Int, instructions: Int) -> TraceStep {
+    static func verdictTooLarge(_ step: PolicyStep, refusal: Rejection, nanoseconds: Int, instructions: Int)
+        -> TraceStep
+    {
         TraceStep(
-            step.stage, name: step.traceName, location: step.location, detail: "verdict too large", error: refusal.reason,
+            step.stage, name: step.traceName, location: step.location, detail: "verdict too large",
+            error: refusal.reason,
             nanoseconds: nanoseconds, instructions: instructions)
     }
 
@@ -108,7 +117,8 @@ extension TraceStep {
     static func traceCut(maximum: Int, leftOut: Int) -> TraceStep {
         TraceStep(
             .decision,
-            detail: "the trace keeps at most \(maximum) bytes of texts and verdicts (DeciderOptions.maximumTraceBytes); "
+            detail:
+                "the trace keeps at most \(maximum) bytes of texts and verdicts (DeciderOptions.maximumTraceBytes); "
                 + "\(leftOut) bytes of later steps were left out")
     }
 }

@@ -75,7 +75,9 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
     /// `{"id":7}` and the names of the objects, sorted.
     public var description: String {
         var text = values.isEmpty ? "" : RuleValue.table(values).compactDescription
-        if !objects.isEmpty { text += (text.isEmpty ? "" : " ") + "objects: " + objects.keys.sorted().joined(separator: ", ") }
+        if !objects.isEmpty {
+            text += (text.isEmpty ? "" : " ") + "objects: " + objects.keys.sorted().joined(separator: ", ")
+        }
         return text
     }
 }

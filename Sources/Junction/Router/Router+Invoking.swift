@@ -42,14 +42,20 @@ extension Router {
                     throw report(request, taskFailure(error, taskRequest))
                 }
             case .async:
-                throw report(request, RouterError(
-                    .asynchronousTask, "the task \"\(taskRequest.route.target)\" is asynchronous; call it with `try await invoke`",
-                    url: taskRequest.url, route: taskRequest.route.name))
+                throw report(
+                    request,
+                    RouterError(
+                        .asynchronousTask,
+                        "the task \"\(taskRequest.route.target)\" is asynchronous; call it with `try await invoke`",
+                        url: taskRequest.url, route: taskRequest.route.name))
             }
         case .gate(let gateURL, _):
-            throw report(request, RouterError(
-                .gated, "a rule asks to open \(gateURL) first; the synchronous invoke cannot, `try await invoke` can",
-                url: gateURL, route: decision.match?.route.name))
+            throw report(
+                request,
+                RouterError(
+                    .gated,
+                    "a rule asks to open \(gateURL) first; the synchronous invoke cannot, `try await invoke` can",
+                    url: gateURL, route: decision.match?.route.name))
         case .error(let error):
             throw report(request, error)
         }
@@ -114,16 +120,23 @@ extension Router {
                 let current = decision.uri?.string ?? url
                 if passedGates.contains(gateURL) {
                     let reason = "gate loop: \(current) was gated by \(gateURL) again after \(gateURL) succeeded"
-                    throw report(request, RouterError(
-                        .rejected, reason, url: current, rejection: Rejection(.gateLoop, reason: reason, code: 508)))
+                    throw report(
+                        request,
+                        RouterError(
+                            .rejected, reason, url: current, rejection: Rejection(.gateLoop, reason: reason, code: 508))
+                    )
                 }
                 passedGates.append(gateURL)
-                let gateResult = await openAndWait(RouteRequest(
-                    gateURL, source: .internal, gatedRequests: request.gatedRequests + [current]))
+                let gateResult = await openAndWait(
+                    RouteRequest(
+                        gateURL, source: .internal, gatedRequests: request.gatedRequests + [current]))
                 guard gateResult.code == .ok, resume else {
-                    throw report(request, RouterError(
-                        .cancelled, "\(gateURL) ended \(gateResult.code)" + (resume ? "" : "; the gate does not resume"),
-                        url: current))
+                    throw report(
+                        request,
+                        RouterError(
+                            .cancelled,
+                            "\(gateURL) ended \(gateResult.code)" + (resume ? "" : "; the gate does not resume"),
+                            url: current))
                 }
                 request = RouteRequest(url, params: values, exts: exts, source: source)
             case .error(let error):
@@ -162,32 +175,44 @@ extension Router {
         case .respond(let value):
             return .value(value)
         case .reject(let rejection):
-            return .error(RouterError(.rejected, rejection.description, url: url, route: decision.match?.route.name,
-                                      rejection: rejection))
+            return .error(
+                RouterError(
+                    .rejected, rejection.description, url: url, route: decision.match?.route.name,
+                    rejection: rejection))
         case .gate(let gateURL, let resume):
             return .gate(gateURL, resume)
         case .handOver(let scheme):
-            return .error(RouterError(
-                .notATask, "the URL goes to the \(scheme) dispatcher, which opens pages; use open", url: url))
+            return .error(
+                RouterError(
+                    .notATask, "the URL goes to the \(scheme) dispatcher, which opens pages; use open", url: url))
         case .unmatched:
             return .error(RouterError(.unknownRoute, "no route or fallback takes this URL", url: url))
         case .open:
-            guard let route = decision.match?.route else { return .error(RouterError(.unknownRoute, "no route", url: url)) }
+            guard let route = decision.match?.route else {
+                return .error(RouterError(.unknownRoute, "no route", url: url))
+            }
             guard let body = tasks[route.target] else {
                 if pageFactories[route.target] != nil {
-                    return .error(RouterError(
-                        .notATask, "route \"\(route.name)\" leads to the page \"\(route.target)\"; open it instead", url: url,
-                        route: route.name))
+                    return .error(
+                        RouterError(
+                            .notATask, "route \"\(route.name)\" leads to the page \"\(route.target)\"; open it instead",
+                            url: url,
+                            route: route.name))
                 }
-                return .error(RouterError(
-                    .noTarget, "route \"\(route.name)\" leads to target \"\(route.target)\", which has no task registered",
-                    url: url, route: route.name))
+                return .error(
+                    RouterError(
+                        .noTarget,
+                        "route \"\(route.name)\" leads to target \"\(route.target)\", which has no task registered",
+                        url: url, route: route.name))
             }
             do {
                 let params = try ParameterBinding.bind(decision, objects: objects)
-                return .task(body, TaskRequest(
-                    route: route, url: url, params: params, exts: decision.request.exts, source: decision.request.source,
-                    decision: decision))
+                return .task(
+                    body,
+                    TaskRequest(
+                        route: route, url: url, params: params, exts: decision.request.exts,
+                        source: decision.request.source,
+                        decision: decision))
             } catch {
                 return .error(error)
             }
@@ -197,14 +222,16 @@ extension Router {
     /// Opens `request` (a gate's page) and waits for its result.
     private func openAndWait(_ request: RouteRequest) async -> RouteResult {
         await withCheckedContinuation { (continuation: CheckedContinuation<RouteResult, Never>) in
-            let pending = PendingOpen(request: request, objects: [:], style: nil, onResult: { continuation.resume(returning: $0) })
+            let pending = PendingOpen(
+                request: request, objects: [:], style: nil, onResult: { continuation.resume(returning: $0) })
             track { _ = await self.perform(pending) }
         }
     }
 
     private func taskFailure(_ error: any Error, _ request: TaskRequest) -> RouterError {
         RouterError(
-            .targetFailed, "the task \"\(request.route.target)\" threw: \(error)", url: request.url, route: request.route.name,
+            .targetFailed, "the task \"\(request.route.target)\" threw: \(error)", url: request.url,
+            route: request.route.name,
             underlying: error)
     }
 

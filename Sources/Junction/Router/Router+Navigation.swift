@@ -139,13 +139,17 @@ extension Router {
                 throw RouterError(.notAPage, "a tab must open a page; this URL decides \(decision.summary)", url: url)
             }
             guard let factory = pageFactories[route.target] else {
-                throw RouterError(.notAPage, "route \"\(route.name)\" leads to \"\(route.target)\", which has no page factory", url: url,
-                                  route: route.name)
+                throw RouterError(
+                    .notAPage, "route \"\(route.name)\" leads to \"\(route.target)\", which has no page factory",
+                    url: url,
+                    route: route.name)
             }
             let params = try ParameterBinding.bind(decision, objects: [:])
-            roots.append(try makePage(
-                factory, route: route, decision: decision, params: params, exts: [:], source: .internal, style: .root,
-                onRemoved: nil))
+            roots.append(
+                try makePage(
+                    factory, route: route, decision: decision, params: params, exts: [:], source: .internal,
+                    style: .root,
+                    onRemoved: nil))
         }
         apply(stack.setTabs(roots), animated: false)
         return roots
@@ -161,7 +165,9 @@ extension Router {
     @discardableResult
     public func selectTab(_ index: Int, params: [String: any Sendable] = [:], animated: Bool = true) -> Page? {
         let (values, objects) = SendableBridge.split(params)
-        guard let change = stack.selectTab(index, params: RouteParameters(values: values, objects: objects)) else { return nil }
+        guard let change = stack.selectTab(index, params: RouteParameters(values: values, objects: objects)) else {
+            return nil
+        }
         apply(change, animated: animated)
         return stack.tabs[index].first
     }

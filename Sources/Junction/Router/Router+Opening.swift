@@ -68,7 +68,9 @@ extension Router {
 
     /// Rules can take time: keep them off the main actor.
     @concurrent
-    nonisolated static func decideOffMain(_ decider: Decider, _ request: RouteRequest, _ context: ContextSnapshot) async -> Decision {
+    nonisolated static func decideOffMain(_ decider: Decider, _ request: RouteRequest, _ context: ContextSnapshot) async
+        -> Decision
+    {
         decider.decide(request, context: context)
     }
 
@@ -76,14 +78,18 @@ extension Router {
         let url = decision.uri?.string ?? decision.request.url
         switch decision.outcome {
         case .open:
-            guard let match = decision.match else { return fail(RouterError(.unknownRoute, "no route", url: url), pending) }
+            guard let match = decision.match else {
+                return fail(RouterError(.unknownRoute, "no route", url: url), pending)
+            }
             return await openTarget(match.route, decision, pending)
         case .respond(let value):
             pending.deliver(.ok(value))
             return .answered(value)
         case .reject(let rejection):
-            return fail(RouterError(.rejected, rejection.description, url: url, route: decision.match?.route.name,
-                                    rejection: rejection), pending)
+            return fail(
+                RouterError(
+                    .rejected, rejection.description, url: url, route: decision.match?.route.name,
+                    rejection: rejection), pending)
         case .gate(let gateURL, let resume):
             return await openGate(gateURL, resume: resume, decision, pending)
         case .handOver(let scheme):
@@ -97,13 +103,16 @@ extension Router {
                 // The replacement keeps the caller's source: a handler that maps an outside link
                 // to an app URL must not lift it past the exported check.
                 next.request = RouteRequest(
-                    replacement, params: pending.request.params, exts: pending.request.exts, source: pending.request.source)
+                    replacement, params: pending.request.params, exts: pending.request.exts,
+                    source: pending.request.source)
                 next.replacedUndefined = true
                 return await perform(next)
             }
-            return fail(RouterError(
-                .unknownRoute, "no route, fallback or dispatcher takes this URL; register one, or an undefined-route handler",
-                url: url), pending)
+            return fail(
+                RouterError(
+                    .unknownRoute,
+                    "no route, fallback or dispatcher takes this URL; register one, or an undefined-route handler",
+                    url: url), pending)
         }
     }
 
@@ -118,7 +127,9 @@ extension Router {
     private func openTarget(_ route: Route, _ decision: Decision, _ pending: PendingOpen) async -> Opening {
         let url = decision.uri?.string ?? decision.request.url
         let params: RouteParameters
-        do { params = try ParameterBinding.bind(decision, objects: pending.objects) } catch { return fail(error, pending) }
+        do { params = try ParameterBinding.bind(decision, objects: pending.objects) } catch {
+            return fail(error, pending)
+        }
         if let factory = pageFactories[route.target] {
             let style = pending.style ?? Self.style(of: route)
             let page: Page
@@ -145,14 +156,17 @@ extension Router {
                 pending.deliver(.ok(value))
                 return .answered(value)
             } catch {
-                return fail(RouterError(
-                    .targetFailed, "the task \"\(route.target)\" threw: \(error)", url: url, route: route.name,
-                    underlying: error), pending)
+                return fail(
+                    RouterError(
+                        .targetFailed, "the task \"\(route.target)\" threw: \(error)", url: url, route: route.name,
+                        underlying: error), pending)
             }
         }
-        return fail(RouterError(
-            .noTarget, "route \"\(route.name)\" leads to target \"\(route.target)\", which has no page factory or task registered",
-            url: url, route: route.name), pending)
+        return fail(
+            RouterError(
+                .noTarget,
+                "route \"\(route.name)\" leads to target \"\(route.target)\", which has no page factory or task registered",
+                url: url, route: route.name), pending)
     }
 
     /// Calls a page factory and wraps what it made in a ``Page`` (not yet on the stack).
@@ -166,8 +180,10 @@ extension Router {
         let id = makePageID()
         let content: Any
         do {
-            content = try factory(PageRequest(
-                id: id, route: route, url: url, params: params, exts: exts, source: source, style: style, decision: decision))
+            content = try factory(
+                PageRequest(
+                    id: id, route: route, url: url, params: params, exts: exts, source: source, style: style,
+                    decision: decision))
         } catch {
             throw RouterError(
                 .targetFailed, "the page factory of \"\(route.target)\" threw: \(error)", url: url, route: route.name,
@@ -187,13 +203,16 @@ extension Router {
 
     /// Opens the gate's page; when it finishes with `ok`, the original request runs the
     /// whole pipeline again (the context has changed), else its opener gets `cancelled`.
-    private func openGate(_ gateURL: String, resume: Bool, _ decision: Decision, _ pending: PendingOpen) async -> Opening {
+    private func openGate(_ gateURL: String, resume: Bool, _ decision: Decision, _ pending: PendingOpen) async
+        -> Opening
+    {
         let url = decision.uri?.string ?? decision.request.url
         if pending.passedGates.contains(gateURL) {
             let reason = "gate loop: \(url) was gated by \(gateURL) again after \(gateURL) succeeded"
-            return fail(RouterError(
-                .rejected, reason, url: url, route: decision.match?.route.name,
-                rejection: Rejection(.gateLoop, reason: reason, code: 508)), pending)
+            return fail(
+                RouterError(
+                    .rejected, reason, url: url, route: decision.match?.route.name,
+                    rejection: Rejection(.gateLoop, reason: reason, code: 508)), pending)
         }
         var gated = pending
         gated.passedGates.append(gateURL)
@@ -205,8 +224,10 @@ extension Router {
                 if result.code == .ok && resume {
                     self.track { _ = await self.perform(gated) }
                 } else {
-                    gated.deliver(RouteResult(
-                        .cancelled, message: "\(gateURL) ended \(result.code)" + (resume ? "" : "; the gate does not resume")))
+                    gated.deliver(
+                        RouteResult(
+                            .cancelled,
+                            message: "\(gateURL) ended \(result.code)" + (resume ? "" : "; the gate does not resume")))
                 }
             })
         let opening = await perform(gateRequest)
@@ -216,9 +237,11 @@ extension Router {
     private func handOver(_ scheme: String, _ decision: Decision, _ pending: PendingOpen) -> Opening {
         let url = decision.uri?.string ?? decision.request.url
         guard let dispatcher = dispatchers[scheme] else {
-            return fail(RouterError(
-                .noDispatcher, "the URL is handed to the \(scheme) dispatcher, and none is registered; register(dispatcher: \"\(scheme)\")",
-                url: url), pending)
+            return fail(
+                RouterError(
+                    .noDispatcher,
+                    "the URL is handed to the \(scheme) dispatcher, and none is registered; register(dispatcher: \"\(scheme)\")",
+                    url: url), pending)
         }
         let style = pending.style ?? .push
         let handOver = HandOver(
@@ -237,14 +260,17 @@ extension Router {
                 return .handedOver(scheme: scheme, page: nil)
             }
         } catch {
-            return fail(RouterError(
-                .targetFailed, "the \(scheme) dispatcher threw: \(error)", url: url, underlying: error), pending)
+            return fail(
+                RouterError(
+                    .targetFailed, "the \(scheme) dispatcher threw: \(error)", url: url, underlying: error), pending)
         }
     }
 
     /// The route's `meta.presentation`, else `push`.
     static func style(of route: Route) -> PresentationStyle {
-        if case .string(let name)? = route.meta["presentation"], let style = PresentationStyle(rawValue: name) { return style }
+        if case .string(let name)? = route.meta["presentation"], let style = PresentationStyle(rawValue: name) {
+            return style
+        }
         return .push
     }
 }

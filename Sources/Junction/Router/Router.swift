@@ -89,7 +89,8 @@ public final class Router {
         options: DeciderOptions = DeciderOptions()
     ) throws(BundleError) {
         try self.init(
-            decider: Decider(bundle: bundle, options: options), routes: bundle.routes, bundle: bundle, presenter: presenter,
+            decider: Decider(bundle: bundle, options: options), routes: bundle.routes, bundle: bundle,
+            presenter: presenter,
             context: context, options: options)
     }
 
@@ -135,7 +136,10 @@ public final class Router {
     ///   nothing changes then.
     public func add(_ interceptor: SwiftInterceptor) throws(BundleError) {
         guard !interceptors.contains(where: { $0.name == interceptor.name }) else {
-            throw BundleError([Diagnostic(.error, "a Swift interceptor named \"\(interceptor.name)\" is already added; remove it first")])
+            throw BundleError([
+                Diagnostic(
+                    .error, "a Swift interceptor named \"\(interceptor.name)\" is already added; remove it first")
+            ])
         }
         try rebuild(interceptors + [interceptor])
     }
@@ -185,7 +189,9 @@ public final class Router {
     /// - Parameters:
     ///   - target: The target's name.
     ///   - body: The task; runs off the main actor.
-    public func register(asyncTask target: String, _ body: @escaping @Sendable (TaskRequest) async throws -> (any Sendable)?) {
+    public func register(
+        asyncTask target: String, _ body: @escaping @Sendable (TaskRequest) async throws -> (any Sendable)?
+    ) {
         tasks[target] = .async(body)
     }
 
@@ -195,7 +201,9 @@ public final class Router {
     /// - Parameters:
     ///   - scheme: The scheme, in any case.
     ///   - dispatcher: Opens the URL; returns a page for the stack or handles it elsewhere.
-    public func register(dispatcher scheme: String, _ dispatcher: @escaping @MainActor (HandOver) throws -> HandOver.Outcome) {
+    public func register(
+        dispatcher scheme: String, _ dispatcher: @escaping @MainActor (HandOver) throws -> HandOver.Outcome
+    ) {
         dispatchers[scheme.lowercased()] = dispatcher
     }
 
@@ -215,7 +223,9 @@ public final class Router {
     /// - Parameter scheme: The scheme.
     /// - Returns: Whether one was registered.
     @discardableResult
-    public func removeDispatcher(_ scheme: String) -> Bool { dispatchers.removeValue(forKey: scheme.lowercased()) != nil }
+    public func removeDispatcher(_ scheme: String) -> Bool {
+        dispatchers.removeValue(forKey: scheme.lowercased()) != nil
+    }
 
     /// Whether a target has a page factory or task registered.
     /// - Parameter target: The target's name.

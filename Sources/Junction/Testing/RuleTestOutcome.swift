@@ -23,7 +23,8 @@ extension Decider {
         let context: [String: RuleValue] = if case .table(let fields) = test.context { fields } else { [:] }
         let request = RouteRequest(test.open, params: params, source: RequestSource(rawValue: test.source))
         let decision = decide(request, context: ContextSnapshot(context))
-        return RuleTestOutcome(test: test, decision: decision, failures: Self.check(test.expectation, against: decision))
+        return RuleTestOutcome(
+            test: test, decision: decision, failures: Self.check(test.expectation, against: decision))
     }
 
     private static func check(_ expected: RuleTestCase.Expectation, against decision: Decision) -> [String] {
@@ -44,8 +45,10 @@ extension Decider {
         if let redirect = expected.redirect {
             let final = decision.uri?.string
             if !decision.wasRedirected || final != redirect {
-                failures.append("expected a redirect to \(redirect), got "
-                    + (decision.wasRedirected ? "a redirect to \(final ?? "an invalid URL")" : "no redirect") + " (\(actual))")
+                failures.append(
+                    "expected a redirect to \(redirect), got "
+                        + (decision.wasRedirected ? "a redirect to \(final ?? "an invalid URL")" : "no redirect")
+                        + " (\(actual))")
             }
         }
         if expected.reject {
@@ -59,10 +62,16 @@ extension Decider {
             if case .gate(let url, _) = decision.outcome, url == gate {} else { fail("gate \(gate)") }
         }
         if let respond = expected.respond {
-            if case .respond(let value) = decision.outcome, value == respond {} else { fail("respond \(respond.compactDescription)") }
+            if case .respond(let value) = decision.outcome, value == respond {
+            } else {
+                fail("respond \(respond.compactDescription)")
+            }
         }
         if let scheme = expected.handOver {
-            if case .handOver(let actual) = decision.outcome, actual == scheme {} else { fail("a hand-over to the \(scheme) dispatcher") }
+            if case .handOver(let actual) = decision.outcome, actual == scheme {
+            } else {
+                fail("a hand-over to the \(scheme) dispatcher")
+            }
         }
         if expected.unmatched {
             if case .unmatched = decision.outcome {} else { fail("unmatched") }

@@ -108,8 +108,9 @@ final class DemoSession {
         let heard = resultCounts.values.filter { $0 > 0 }.count
         let twice = resultCounts.filter { $0.value > 1 }.keys.sorted()
         write("")
-        write("\(resultCounts.count) opens: \(heard) openers heard back, \(twice.isEmpty ? "none more than once" : "\(twice) more than once"); "
-            + "\(router.pages.count) pages are still open, and their openers hear when they leave.")
+        write(
+            "\(resultCounts.count) opens: \(heard) openers heard back, \(twice.isEmpty ? "none more than once" : "\(twice) more than once"); "
+                + "\(router.pages.count) pages are still open, and their openers hear when they leave.")
     }
 
     // MARK: - Steps
@@ -128,7 +129,9 @@ final class DemoSession {
         let label = opener ?? "opener"
         let number = resultCounts.count + 1
         resultCounts[number] = 0
-        write("   open \(url)" + (source == .internal ? "" : " (from \(source))") + (style.map { " as \($0.rawValue)" } ?? ""))
+        write(
+            "   open \(url)" + (source == .internal ? "" : " (from \(source))")
+                + (style.map { " as \($0.rawValue)" } ?? ""))
         let opening = await router.open(url, style: style, source: source) { [unowned self] result in
             resultCounts[number, default: 0] += 1
             write("   result of \(openedPages[number] ?? url) → \(label): \(result)")

@@ -15,7 +15,9 @@ final class SampleApp {
         router.register(task: "share") { request in
             // The native share sheet; here it only reports what it would share.
             let text = request.params.string("text") ?? ""
-            return RuleValue.table(["shared": .string(text), "via": .string(request.params.string("channel") ?? "system")])
+            return RuleValue.table([
+                "shared": .string(text), "via": .string(request.params.string("channel") ?? "system"),
+            ])
         }
         router.register(dispatcher: "https") { handOver in
             record("https dispatcher: a web view for \(handOver.url)")

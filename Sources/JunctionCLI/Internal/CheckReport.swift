@@ -16,9 +16,11 @@ struct CheckReport {
     static func run(directory: String) -> CheckReport {
         switch LoadedBundle.load(directory, showLogs: false) {
         case .success(let loaded):
-            return CheckReport(bundle: directory, findings: BundleChecker(decider: loaded.decider).check(), loaded: true)
+            return CheckReport(
+                bundle: directory, findings: BundleChecker(decider: loaded.decider).check(), loaded: true)
         case .failure(let error):
-            return CheckReport(bundle: directory, findings: error.diagnostics.map(Finding.init(loadFailure:)), loaded: false)
+            return CheckReport(
+                bundle: directory, findings: error.diagnostics.map(Finding.init(loadFailure:)), loaded: false)
         }
     }
 

@@ -56,7 +56,9 @@ enum DecisionRendering {
         object.add("final_url", decision.uri.map { .string($0.string) } ?? .null)
         object.add("redirects", .array(decision.redirects))
         object.add("bundle", decision.trace.bundle.map { .string($0) } ?? .null)
-        object.add("trace", .raw("[" + decision.trace.steps.map { step(json: $0, timing: timing) }.joined(separator: ", ") + "]"))
+        object.add(
+            "trace",
+            .raw("[" + decision.trace.steps.map { step(json: $0, timing: timing) }.joined(separator: ", ") + "]"))
         return object.rendered
     }
 

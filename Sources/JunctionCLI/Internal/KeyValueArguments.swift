@@ -20,7 +20,10 @@ enum KeyValueArguments {
             }
             let value = typed(String(argument[argument.index(after: equals)...]))
             guard insert(value, at: path[...], into: &result) else {
-                throw ParseError(message: "\(option) \"\(argument)\": \(path.dropLast().joined(separator: ".")) is already a value, not a table")
+                throw ParseError(
+                    message:
+                        "\(option) \"\(argument)\": \(path.dropLast().joined(separator: ".")) is already a value, not a table"
+                )
             }
         }
         return result
@@ -28,11 +31,15 @@ enum KeyValueArguments {
 
     /// Quoted text is text; anything else is typed as a plain YAML scalar, as in rule tests.
     private static func typed(_ text: String) -> RuleValue {
-        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { return .string(String(text.dropFirst().dropLast())) }
+        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") {
+            return .string(String(text.dropFirst().dropLast()))
+        }
         return YAMLReader.plainScalar(text)
     }
 
-    private static func insert(_ value: RuleValue, at path: ArraySlice<String>, into table: inout [String: RuleValue]) -> Bool {
+    private static func insert(_ value: RuleValue, at path: ArraySlice<String>, into table: inout [String: RuleValue])
+        -> Bool
+    {
         let key = path.first!
         if path.count == 1 {
             if case .nil = value { table[key] = nil } else { table[key] = value }

@@ -18,7 +18,9 @@ extension RuleValue {
             return "{\"bytes\": \(JSONWriter.quote(hex))}"
         case .array(let items): return "[" + items.map(\.json).joined(separator: ", ") + "]"
         case .table(let fields):
-            return "{" + fields.keys.sorted().map { "\(JSONWriter.quote($0)): \(fields[$0]!.json)" }.joined(separator: ", ") + "}"
+            return "{"
+                + fields.keys.sorted().map { "\(JSONWriter.quote($0)): \(fields[$0]!.json)" }.joined(separator: ", ")
+                + "}"
         }
     }
 }

@@ -39,7 +39,9 @@ extension TestReport {
                 var entry = JSONWriter()
                 entry.add("file", .string(file))
                 entry.add("percent", .raw(String(coverage.percent(in: file))))
-                entry.add("missed_lines", .raw("[" + coverage.missedLines(in: file).map(String.init).joined(separator: ", ") + "]"))
+                entry.add(
+                    "missed_lines",
+                    .raw("[" + coverage.missedLines(in: file).map(String.init).joined(separator: ", ") + "]"))
                 return entry.rendered
             }
             report.add("files", .raw("[" + files.joined(separator: ", ") + "]"))

@@ -19,21 +19,26 @@ extension [TestReport] {
                 lines.append("  </testsuite>")
                 continue
             }
-            lines.append("  <testsuite name=\(name) tests=\"\(report.outcomes.count)\" failures=\"\(report.failed)\" "
-                + "errors=\"0\" time=\"\(String(format: "%.3f", report.seconds))\">")
+            lines.append(
+                "  <testsuite name=\(name) tests=\"\(report.outcomes.count)\" failures=\"\(report.failed)\" "
+                    + "errors=\"0\" time=\"\(String(format: "%.3f", report.seconds))\">")
             for outcome in report.outcomes {
                 let place = report.place(of: outcome.test)
                 let file = place.split(separator: ":").first.map(String.init) ?? place
-                let open = "    <testcase name=\(Self.escape(outcome.test.name)) classname=\(Self.escape(file)) "
+                let open =
+                    "    <testcase name=\(Self.escape(outcome.test.name)) classname=\(Self.escape(file)) "
                     + "file=\(Self.escape(file)) line=\"\(outcome.test.location.line)\""
                 guard !outcome.passed else {
                     lines.append(open + "/>")
                     continue
                 }
                 lines.append(open + ">")
-                let trace = DecisionRendering.trace(outcome.decision.trace, indent: "", timing: false).joined(separator: "\n")
-                lines.append("      <failure message=\(Self.escape(outcome.failures.joined(separator: "; ")))>"
-                    + Self.escapeText(outcome.failures.joined(separator: "\n") + "\ntrace:\n" + trace) + "</failure>")
+                let trace = DecisionRendering.trace(outcome.decision.trace, indent: "", timing: false).joined(
+                    separator: "\n")
+                lines.append(
+                    "      <failure message=\(Self.escape(outcome.failures.joined(separator: "; ")))>"
+                        + Self.escapeText(outcome.failures.joined(separator: "\n") + "\ntrace:\n" + trace)
+                        + "</failure>")
                 lines.append("    </testcase>")
             }
             lines.append("  </testsuite>")

@@ -32,8 +32,9 @@ extension [TestReport] {
                 body.append("  ...")
             }
             if let coverage = report.coverage {
-                body.append("# \(report.label ?? report.directory): coverage lines \(TestReport.percent(coverage.percent)), "
-                    + "rules \(TestReport.percent(report.rulePercent))")
+                body.append(
+                    "# \(report.label ?? report.directory): coverage lines \(TestReport.percent(coverage.percent)), "
+                        + "rules \(TestReport.percent(report.rulePercent))")
             }
         }
         lines.append("1..\(number)")

@@ -11,7 +11,8 @@ extension TestReport {
         let width = min(outcomes.map { $0.test.name.count }.max() ?? 0, 60)
         let numberWidth = String(outcomes.count).count
         for (index, outcome) in outcomes.enumerated() {
-            let name = outcome.test.name.padding(toLength: max(width, outcome.test.name.count), withPad: " ", startingAt: 0)
+            let name = outcome.test.name.padding(
+                toLength: max(width, outcome.test.name.count), withPad: " ", startingAt: 0)
             let number = String(index + 1)
             let padded = String(repeating: " ", count: numberWidth - number.count) + number
             lines.append("  \(outcome.passed ? "ok  " : "FAIL") \(padded) \(name)  \(place(of: outcome.test))")
@@ -24,11 +25,13 @@ extension TestReport {
         lines.append("  \(count): \(passed) passed, \(failed) failed (\(String(format: "%.2f", seconds)) s)")
         if let coverage {
             let ran = rules.filter(\.ran).count
-            lines.append("  coverage: lines \(Self.percent(coverage.percent)) (\(coverage.executedLineCount) of "
-                + "\(coverage.executableLineCount)), rules \(Self.percent(rulePercent)) (\(ran) of \(rules.count))")
+            lines.append(
+                "  coverage: lines \(Self.percent(coverage.percent)) (\(coverage.executedLineCount) of "
+                    + "\(coverage.executableLineCount)), rules \(Self.percent(rulePercent)) (\(ran) of \(rules.count))")
             for file in coverage.files where !coverage.missedLines(in: file).isEmpty {
-                lines.append("    \(file): \(Self.percent(coverage.percent(in: file))), never ran: lines "
-                    + Self.ranges(coverage.missedLines(in: file)))
+                lines.append(
+                    "    \(file): \(Self.percent(coverage.percent(in: file))), never ran: lines "
+                        + Self.ranges(coverage.missedLines(in: file)))
             }
             for rule in rules where !rule.ran { lines.append("    \(rule.name) (\(rule.location)) never ran") }
         }

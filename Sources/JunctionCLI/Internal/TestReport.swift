@@ -49,8 +49,12 @@ struct TestReport {
         }
         let ran = Set(outcomes.flatMap { $0.decision.trace.steps.compactMap(\.location) })
         let declarations = loaded.bundle.declarations
-        var rules = declarations.redirects.map { DeclaredRule(name: "redirect \($0.from)", location: $0.location, ran: false) }
-        rules += declarations.interceptors.map { DeclaredRule(name: "interceptor \($0.name)", location: $0.location, ran: false) }
+        var rules = declarations.redirects.map {
+            DeclaredRule(name: "redirect \($0.from)", location: $0.location, ran: false)
+        }
+        rules += declarations.interceptors.map {
+            DeclaredRule(name: "interceptor \($0.name)", location: $0.location, ran: false)
+        }
         rules += declarations.groups.map { DeclaredRule(name: "group \($0.name)", location: $0.location, ran: false) }
         rules += declarations.fallbacks.map { DeclaredRule(name: "fallback", location: $0.location, ran: false) }
         rules = rules.map { DeclaredRule(name: $0.name, location: $0.location, ran: ran.contains($0.location)) }

@@ -21,7 +21,9 @@ extension BundleManifest {
             switch key.text {
             case "name":
                 guard let text = yaml.string(value, "name") else { continue }
-                if !text.isEmpty, text.utf8.allSatisfy({ Bytes.isAlpha($0) || Bytes.isDigit($0) || "._-".utf8.contains($0) }) {
+                if !text.isEmpty,
+                    text.utf8.allSatisfy({ Bytes.isAlpha($0) || Bytes.isDigit($0) || "._-".utf8.contains($0) })
+                {
                     name = text
                 } else {
                     yaml.error("name \"\(text)\" must be letters, digits, \".\", \"_\" and \"-\"", value.mark)
@@ -31,7 +33,8 @@ extension BundleManifest {
                 if let parsed = BundleVersion(text) {
                     version = parsed
                 } else {
-                    yaml.error("version \"\(text)\" is neither a whole number (12) nor a semantic version (1.4.0)", value.mark)
+                    yaml.error(
+                        "version \"\(text)\" is neither a whole number (12) nor a semantic version (1.4.0)", value.mark)
                 }
             case "minimum_host_version":
                 guard let text = yaml.string(value, "minimum_host_version") else { continue }
@@ -50,14 +53,17 @@ extension BundleManifest {
                     yaml.error("on_error must be reject or continue (got \"\(text)\")", value.mark)
                 }
             default:
-                yaml.unknownKey(key, allowed: ["name", "version", "minimum_host_version", "description", "on_error"], in: "the manifest")
+                yaml.unknownKey(
+                    key, allowed: ["name", "version", "minimum_host_version", "description", "on_error"],
+                    in: "the manifest")
             }
         }
         if name == nil, !yaml.diagnostics.contains(where: { $0.message.hasPrefix("name ") }) {
             yaml.error("missing \"name:\" — the bundle's name", root.mark)
         }
         if version == nil, !yaml.diagnostics.contains(where: { $0.message.hasPrefix("version ") }) {
-            yaml.error("missing \"version:\" — a whole number or a semantic version that grows with every release", root.mark)
+            yaml.error(
+                "missing \"version:\" — a whole number or a semantic version that grows with every release", root.mark)
         }
         guard yaml.diagnostics.isEmpty, let name, let version else { throw BundleError(yaml.diagnostics) }
         manifest.name = name

@@ -84,9 +84,10 @@ public struct Decision: Sendable {
         outcome: Outcome, request: RouteRequest, uri: URI?, match: RouteMatch? = nil, redirects: [String] = [],
         carriedParams: [String: RuleValue]? = nil, trace: DecisionTrace = DecisionTrace()
     ) {
-        storage = CopyOnWrite(Fields(
-            outcome: outcome, request: request, uri: uri, match: match, redirects: redirects, trace: trace,
-            carriedParams: carriedParams ?? request.params))
+        storage = CopyOnWrite(
+            Fields(
+                outcome: outcome, request: request, uri: uri, match: match, redirects: redirects, trace: trace,
+                carriedParams: carriedParams ?? request.params))
     }
 
     /// The parameters the target gets: the route's (typed by its declarations), then

@@ -51,10 +51,13 @@ public struct RouteRequest: Sendable, Hashable {
         _ url: String, params: [String: RuleValue] = [:], exts: [String: RuleValue] = [:],
         source: RequestSource = .internal, gatedRequests: [String] = []
     ) {
-        storage = CopyOnWrite(Fields(url: url, params: params, exts: exts, source: source, gatedRequests: gatedRequests))
+        storage = CopyOnWrite(
+            Fields(url: url, params: params, exts: exts, source: source, gatedRequests: gatedRequests))
     }
 
+    /// Whether two requests have equal fields.
     public static func == (lhs: RouteRequest, rhs: RouteRequest) -> Bool { lhs.storage.fields == rhs.storage.fields }
 
+    /// Hashes every field, consistently with ``==(_:_:)``.
     public func hash(into hasher: inout Hasher) { hasher.combine(storage.fields) }
 }

@@ -66,9 +66,12 @@ public struct RuleRequest: Sendable {
     ///   - request: The caller's request (parameters, options, source).
     ///   - pathParameters: Parameters a pattern captured.
     ///   - plusAsSpace: Whether `+` in the query is a space.
-    public init(uri: URI, request: RouteRequest, pathParameters: PathParameters = PathParameters(), plusAsSpace: Bool = true) {
-        storage = CopyOnWrite(Fields(
-            request: request, target: .unmatched(uri, pathParameters, plusAsSpace: plusAsSpace), rewrites: [:]))
+    public init(
+        uri: URI, request: RouteRequest, pathParameters: PathParameters = PathParameters(), plusAsSpace: Bool = true
+    ) {
+        storage = CopyOnWrite(
+            Fields(
+                request: request, target: .unmatched(uri, pathParameters, plusAsSpace: plusAsSpace), rewrites: [:]))
     }
 
     /// A request that matched a route.
@@ -114,14 +117,17 @@ public struct RuleRequest: Sendable {
         var params: [String: RuleValue] = [:]
         for parameter in pathParameters where params[parameter.name] == nil {
             let declaration = declarations.first { $0.name == parameter.name }
-            params[parameter.name] = declaration.flatMap { $0.type.convert(parameter.value).map(RuleValue.init) }
+            params[parameter.name] =
+                declaration.flatMap { $0.type.convert(parameter.value).map(RuleValue.init) }
                 ?? .string(parameter.value)
         }
         if !declarations.isEmpty {
             var query: QueryItems?
             // A name declared twice takes its first declaration, as `param(_:)` does.
-            for (position, declaration) in declarations.enumerated() where params[declaration.name] == nil
-                && !declarations[..<position].contains(where: { $0.name == declaration.name }) {
+            for (position, declaration) in declarations.enumerated()
+            where params[declaration.name] == nil
+                && !declarations[..<position].contains(where: { $0.name == declaration.name })
+            {
                 if query == nil { query = uri.queryItems(plusAsSpace: plusAsSpace) }
                 if let text = query?.first(declaration.name) {
                     params[declaration.name] = declaration.type.convert(text).map(RuleValue.init) ?? .string(text)

@@ -37,7 +37,8 @@ enum IPAddressSyntax {
                 let byte = bytes[i]
                 if byte == Bytes.percent {
                     guard i + 2 < bytes.count, Bytes.hexValue(bytes[i + 1]) != nil,
-                          Bytes.hexValue(bytes[i + 2]) != nil else { return false }
+                        Bytes.hexValue(bytes[i + 2]) != nil
+                    else { return false }
                     i += 3
                 } else if Bytes.isAlpha(byte) || Bytes.isDigit(byte) || "-._~".utf8.contains(byte) {
                     i += 1

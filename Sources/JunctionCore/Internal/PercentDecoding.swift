@@ -22,8 +22,8 @@ enum PercentDecoding {
             var byte = bytes[i]
             if byte == Bytes.percent {
                 guard i + 2 < range.upperBound,
-                      let high = Bytes.hexValue(bytes[i + 1]),
-                      let low = Bytes.hexValue(bytes[i + 2])
+                    let high = Bytes.hexValue(bytes[i + 1]),
+                    let low = Bytes.hexValue(bytes[i + 2])
                 else { return (start, .invalidEscape) }
                 byte = high << 4 | low
                 i += 3
@@ -48,7 +48,8 @@ enum PercentDecoding {
         while i < count {
             let byte = source[i]
             if byte == Bytes.percent, i + 2 < count,
-               let high = Bytes.hexValue(source[i + 1]), let low = Bytes.hexValue(source[i + 2]) {
+                let high = Bytes.hexValue(source[i + 1]), let low = Bytes.hexValue(source[i + 2])
+            {
                 destination[written] = high << 4 | low
                 i += 3
             } else {
@@ -96,12 +97,20 @@ struct UTF8Validator {
             switch byte {
             case 0x00...0x7F: return true
             case 0xC2...0xDF: remaining = 1
-            case 0xE0: remaining = 2; lower = 0xA0
+            case 0xE0:
+                remaining = 2
+                lower = 0xA0
             case 0xE1...0xEC, 0xEE...0xEF: remaining = 2
-            case 0xED: remaining = 2; upper = 0x9F
-            case 0xF0: remaining = 3; lower = 0x90
+            case 0xED:
+                remaining = 2
+                upper = 0x9F
+            case 0xF0:
+                remaining = 3
+                lower = 0x90
             case 0xF1...0xF3: remaining = 3
-            case 0xF4: remaining = 3; upper = 0x8F
+            case 0xF4:
+                remaining = 3
+                upper = 0x8F
             default: return false
             }
             return true

@@ -31,10 +31,15 @@ struct URIParser {
         while i < n {
             let byte = bytes[i]
             if byte == Bytes.colon { break }
-            if byte == Bytes.slash || byte == Bytes.question || byte == Bytes.hash { i = n; break }
+            if byte == Bytes.slash || byte == Bytes.question || byte == Bytes.hash {
+                i = n
+                break
+            }
             // Never valid, whether this turns out to be scheme or path: name it as what it is.
             if Bytes.isControl(byte) { throw fail(.controlCharacter, at: i, detail: "U+\(hex4(byte))") }
-            if !(Bytes.isAlpha(byte) || Bytes.isDigit(byte) || byte == Bytes.plus || byte == UInt8(ascii: "-") || byte == Bytes.dot) {
+            if !(Bytes.isAlpha(byte) || Bytes.isDigit(byte) || byte == Bytes.plus || byte == UInt8(ascii: "-")
+                || byte == Bytes.dot)
+            {
                 schemeIsClean = false
             }
             i += 1
@@ -42,7 +47,10 @@ struct URIParser {
         if i < n {
             guard schemeIsClean, i > 0 else {
                 let bad = i == 0 ? 0 : firstNonSchemeByte(upTo: i)
-                throw fail(.invalidScheme, at: bad, detail: "\"\(text(0, i))\" (a scheme is a letter followed by letters, digits, \"+\", \"-\" or \".\")")
+                throw fail(
+                    .invalidScheme, at: bad,
+                    detail:
+                        "\"\(text(0, i))\" (a scheme is a letter followed by letters, digits, \"+\", \"-\" or \".\")")
             }
             layout.schemeEnd = Int32(i)
             layout.originNeedsFolding = Bytes.containsUppercaseASCII(UnsafeBufferPointer(rebasing: bytes[0..<i]))
@@ -55,7 +63,9 @@ struct URIParser {
             var end = start
             while end < n, bytes[end] != Bytes.slash, bytes[end] != Bytes.question, bytes[end] != Bytes.hash {
                 // Here, so one in a port or an IP literal is named as such, not as a bad port or host.
-                if Bytes.isControl(bytes[end]) { throw fail(.controlCharacter, at: end, detail: "U+\(hex4(bytes[end]))") }
+                if Bytes.isControl(bytes[end]) {
+                    throw fail(.controlCharacter, at: end, detail: "U+\(hex4(bytes[end]))")
+                }
                 end += 1
             }
             try parseAuthority(start, end, into: &layout)
@@ -149,7 +159,9 @@ struct URIParser {
                     sawEscape = true
                 } else if byte < 0x80 || strict {
                     guard CharacterSets.table[Int(byte)] & CharacterSets.regName != 0 else {
-                        throw fail(.invalidHost, at: hostEnd, detail: "(\"\(text(hostEnd, hostEnd + 1))\" cannot appear in a host)")
+                        throw fail(
+                            .invalidHost, at: hostEnd,
+                            detail: "(\"\(text(hostEnd, hostEnd + 1))\" cannot appear in a host)")
                     }
                 }
                 hostEnd += 1
@@ -169,11 +181,15 @@ struct URIParser {
             var value = 0
             for j in (hostEnd + 1)..<end {
                 guard Bytes.isDigit(bytes[j]) else {
-                    throw fail(.invalidPort, at: j, detail: "\"\(text(hostEnd + 1, end))\" (a port is a number from 0 to 65535)")
+                    throw fail(
+                        .invalidPort, at: j,
+                        detail: "\"\(text(hostEnd + 1, end))\" (a port is a number from 0 to 65535)")
                 }
                 value = value * 10 + Int(bytes[j] - UInt8(ascii: "0"))
                 guard value <= 65535 else {
-                    throw fail(.invalidPort, at: hostEnd + 1, detail: "\"\(text(hostEnd + 1, end))\" (a port is a number from 0 to 65535)")
+                    throw fail(
+                        .invalidPort, at: hostEnd + 1,
+                        detail: "\"\(text(hostEnd + 1, end))\" (a port is a number from 0 to 65535)")
                 }
             }
             if end > hostEnd + 1 { layout.port = Int32(value) }

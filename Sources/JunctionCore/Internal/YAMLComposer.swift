@@ -87,24 +87,31 @@ struct YAMLComposer {
             case YAML_DOCUMENT_START_EVENT:
                 documents += 1
                 if documents > 1 {
-                    return fail("not valid YAML or JSON: a second document starts here, but the file must hold a single document", mark)
+                    return fail(
+                        "not valid YAML or JSON: a second document starts here, but the file must hold a single document",
+                        mark)
                 }
                 continue
             case YAML_ALIAS_EVENT:
-                return fail("YAML aliases (\"*name\") are not allowed in \(document); write the value out (and quote text that starts with \"*\")", mark)
+                return fail(
+                    "YAML aliases (\"*name\") are not allowed in \(document); write the value out (and quote text that starts with \"*\")",
+                    mark)
             case YAML_SCALAR_EVENT:
                 nodes += 1
                 guard nodes <= maximumNodes else { return tooManyNodes(mark) }
                 let scalar = event.data.scalar
                 // Validating the bytes as UTF-8 is all it takes; up to 15 bytes stay inline.
-                let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
+                let text = String(
+                    decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
                 let tag = scalar.tag.map { String(cString: $0) }
                 node = YAMLNode(.scalar(YAMLScalar(text, style: Self.style(scalar.style), tag: tag)), at: mark)
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                 nodes += 1
                 guard nodes <= maximumNodes else { return tooManyNodes(mark) }
                 guard stack.count < Self.maximumDepth else {
-                    return fail("the document nests more than \(Self.maximumDepth) levels deep; \(document) should be far flatter", mark)
+                    return fail(
+                        "the document nests more than \(Self.maximumDepth) levels deep; \(document) should be far flatter",
+                        mark)
                 }
                 stack.append(Frame(isMapping: event.type == YAML_MAPPING_START_EVENT, mark: mark))
                 continue
@@ -179,7 +186,8 @@ struct YAMLComposer {
             // Most mappings are a handful of keys: comparing each with those before it
             // beats hashing them.
             for index in 1..<pairs.count {
-                guard case .scalar(let key) = pairs[index].key.content, repeated.isEmpty || repeated[key.text] == nil else { continue }
+                guard case .scalar(let key) = pairs[index].key.content, repeated.isEmpty || repeated[key.text] == nil
+                else { continue }
                 for earlier in 0..<index {
                     guard case .scalar(let other) = pairs[earlier].key.content, sameKey(other, key) else { continue }
                     repeated[key.text] = pairs[earlier].key.mark
@@ -204,7 +212,8 @@ struct YAMLComposer {
 
     private static func sameKey(_ a: YAMLScalar, _ b: YAMLScalar) -> Bool {
         // Lengths first: most keys of a mapping differ in length, and that costs no compare.
-        a.text.utf8.count == b.text.utf8.count && a.text == b.text && (a.tag == b.tag || resolvedTag(a) == resolvedTag(b))
+        a.text.utf8.count == b.text.utf8.count && a.text == b.text
+            && (a.tag == b.tag || resolvedTag(a) == resolvedTag(b))
     }
 
     /// An untagged (or `!`) scalar is a string: the readers type plain text themselves.

@@ -1,4 +1,3 @@
-
 /// Reads a YAML or JSON configuration document (JSON is read as the YAML it is) and
 /// collects every problem as a `FILE:LINE:COLUMN` diagnostic. Shared by the loaders of
 /// route tables and bundle manifests.
@@ -44,7 +43,8 @@ package struct YAMLReader {
         let before = nodesVisited
         nodesVisited += count
         if before < Self.maximumNodes, nodesVisited >= Self.maximumNodes {
-            error("the document expands to more than \(Self.maximumNodes) nodes; \(document) should be far smaller", nil)
+            error(
+                "the document expands to more than \(Self.maximumNodes) nodes; \(document) should be far smaller", nil)
         }
         return max(0, min(count, Self.maximumNodes - 1 - before))
     }
@@ -120,7 +120,8 @@ package struct YAMLReader {
     }
 
     package mutating func error(_ message: String, _ mark: YAMLMark?) {
-        diagnostics.append(Diagnostic(.error, message, at: location(mark) ?? SourceLocation(file: file, line: 1, column: 1)))
+        diagnostics.append(
+            Diagnostic(.error, message, at: location(mark) ?? SourceLocation(file: file, line: 1, column: 1)))
     }
 
     /// A YAML value as a `RuleValue`: plain scalars typed as YAML's core schema types them
@@ -196,7 +197,8 @@ package struct YAMLReader {
         }
         let bytes = Array(text.utf8)
         let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-        let unsigned = bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") ? bytes.dropFirst() : bytes[...]
+        let unsigned =
+            bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") ? bytes.dropFirst() : bytes[...]
         if !unsigned.isEmpty, unsigned.allSatisfy(isDigit), let number = Int64(text) { return .int(number) }
         if text.hasPrefix("0x"), let number = Int64(text.dropFirst(2), radix: 16) { return .int(number) }
         if text.hasPrefix("0o"), let number = Int64(text.dropFirst(2), radix: 8) { return .int(number) }
@@ -204,10 +206,16 @@ package struct YAMLReader {
         var index = unsigned.startIndex
         let end = unsigned.endIndex
         var mantissaDigits = 0
-        while index < end, isDigit(unsigned[index]) { index += 1; mantissaDigits += 1 }
+        while index < end, isDigit(unsigned[index]) {
+            index += 1
+            mantissaDigits += 1
+        }
         if index < end, unsigned[index] == UInt8(ascii: ".") {
             index += 1
-            while index < end, isDigit(unsigned[index]) { index += 1; mantissaDigits += 1 }
+            while index < end, isDigit(unsigned[index]) {
+                index += 1
+                mantissaDigits += 1
+            }
         }
         guard mantissaDigits > 0 else { return .string(text) }
         if index < end, unsigned[index] == UInt8(ascii: "e") || unsigned[index] == UInt8(ascii: "E") {

@@ -26,8 +26,9 @@ struct ConstantIndex: Sendable {
             let hash = edge.key.withUnsafeBufferPointer { Self.hash($0, parent: edge.parent) }
             var index = Int(truncatingIfNeeded: hash) & mask
             while slots[index].child >= 0 { index = (index + 1) & mask }
-            slots[index] = Slot(hash: hash, parent: edge.parent, child: edge.child,
-                                keyStart: Int32(keys.count), keyLength: Int32(edge.key.count))
+            slots[index] = Slot(
+                hash: hash, parent: edge.parent, child: edge.child,
+                keyStart: Int32(keys.count), keyLength: Int32(edge.key.count))
             keys += edge.key
         }
     }
@@ -53,7 +54,10 @@ struct ConstantIndex: Sendable {
                 let slot = slots[index]
                 if slot.child < 0 { return -1 }
                 if slot.hash == hash, slot.parent == parent,
-                   Bytes.equal(UnsafeBufferPointer(rebasing: keys[Int(slot.keyStart)..<Int(slot.keyStart + slot.keyLength)]), key) {
+                    Bytes.equal(
+                        UnsafeBufferPointer(rebasing: keys[Int(slot.keyStart)..<Int(slot.keyStart + slot.keyLength)]),
+                        key)
+                {
                     return slot.child
                 }
                 index = (index + 1) & mask

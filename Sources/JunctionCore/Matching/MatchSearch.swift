@@ -113,9 +113,10 @@ struct MatchSearch {
             }
             if !passes {
                 if explain {
-                    rejections.append(RouteTrie.Rejection(
-                        entry: index, segment: position, constraint: constraint,
-                        text: String(decoding: bytes, as: UTF8.self)))
+                    rejections.append(
+                        RouteTrie.Rejection(
+                            entry: index, segment: position, constraint: constraint,
+                            text: String(decoding: bytes, as: UTF8.self)))
                 }
                 return false
             }
@@ -138,7 +139,8 @@ struct MatchSearch {
             guard Bytes.isDigit(bytes[i]) else { return false }
             let digit = Int(bytes[i] - UInt8(ascii: "0"))
             let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflow2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            let (next, overflow2) =
+                negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
             if overflow1 || overflow2 { return false }
             value = next
             i += 1
@@ -153,7 +155,8 @@ struct MatchSearch {
         var parameters: [PathParameters.Parameter] = []
         parameters.reserveCapacity(captures.count + (catchAllFrom >= 0 ? 1 : 0))
         for capture in captures {
-            parameters.append(.init(name: capture.name, value: String(decoding: segment(Int(capture.segment)), as: UTF8.self)))
+            parameters.append(
+                .init(name: capture.name, value: String(decoding: segment(Int(capture.segment)), as: UTF8.self)))
         }
         if catchAllFrom >= 0 {
             var value = ""

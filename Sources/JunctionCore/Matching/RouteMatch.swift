@@ -14,7 +14,8 @@ public struct RouteMatch: Sendable {
     private let storage: CopyOnWrite<Fields>
 
     init(route: Route, uri: URI, parameters: PathParameters, plusAsSpace: Bool, routeIndex: Int) {
-        storage = CopyOnWrite(Fields(route: route, uri: uri, parameters: parameters, plusAsSpace: plusAsSpace, routeIndex: routeIndex))
+        storage = CopyOnWrite(
+            Fields(route: route, uri: uri, parameters: parameters, plusAsSpace: plusAsSpace, routeIndex: routeIndex))
     }
 
     /// The route that matched.

@@ -51,7 +51,8 @@ extension RouteTrie {
             let start = root(scheme: pattern.scheme, host: pattern.host)
             for expansion in pattern.expansions {
                 var node = start
-                var entry = Entry(route: Int32(routeIndex), priority: route.priority, checks: [], captures: [], catchAllFrom: -1)
+                var entry = Entry(
+                    route: Int32(routeIndex), priority: route.priority, checks: [], captures: [], catchAllFrom: -1)
                 for (index, segment) in expansion.enumerated() {
                     let position = Int32(index)
                     switch segment {
@@ -73,7 +74,10 @@ extension RouteTrie {
                                 index = known
                             } else {
                                 // The pattern parser compiled it once already: it cannot fail here.
-                                guard let compiled = try? RouteRegex(regex) else { preconditionFailure("regex \"\(regex)\" passed the pattern parser but does not compile") }
+                                guard let compiled = try? RouteRegex(regex) else {
+                                    preconditionFailure(
+                                        "regex \"\(regex)\" passed the pattern parser but does not compile")
+                                }
                                 index = Int32(regexes.count)
                                 regexes.append(compiled)
                                 regexIndex[regex] = index
@@ -85,10 +89,15 @@ extension RouteTrie {
                         let constrained = regex != nil || type != .string
                         let existing = constrained ? growing[Int(node)].constrained : growing[Int(node)].parameter
                         let child = existing >= 0 ? existing : newNode(parent: node)
-                        if constrained { growing[Int(node)].constrained = child } else { growing[Int(node)].parameter = child }
+                        if constrained {
+                            growing[Int(node)].constrained = child
+                        } else {
+                            growing[Int(node)].parameter = child
+                        }
                         node = child
                     case .wildcard:
-                        let child = growing[Int(node)].wildcard >= 0 ? growing[Int(node)].wildcard : newNode(parent: node)
+                        let child =
+                            growing[Int(node)].wildcard >= 0 ? growing[Int(node)].wildcard : newNode(parent: node)
                         growing[Int(node)].wildcard = child
                         node = child
                     case .catchAll:
@@ -148,7 +157,9 @@ extension RouteTrie {
         // subtree is complete when it is reached, and it passes its maximum up.
         for index in nodes.indices.reversed() {
             let parent = growing[index].parent
-            if parent >= 0 { nodes[Int(parent)].maxPriority = max(nodes[Int(parent)].maxPriority, nodes[index].maxPriority) }
+            if parent >= 0 {
+                nodes[Int(parent)].maxPriority = max(nodes[Int(parent)].maxPriority, nodes[index].maxPriority)
+            }
         }
         let edges = constants.map { (parent: $0.key.parent, key: Array($0.key.text.utf8), child: $0.value) }
         self.init(

@@ -67,7 +67,9 @@ extension RouteTrie {
                     search.visit(root, depth: 0)
                     // DFS order is specificity then registration; priority comes first.
                     let ordered = search.found.enumerated().sorted {
-                        let (a, b) = (search.entries[Int($0.element)].priority, search.entries[Int($1.element)].priority)
+                        let (a, b) = (
+                            search.entries[Int($0.element)].priority, search.entries[Int($1.element)].priority
+                        )
                         return a != b ? a > b : $0.offset < $1.offset
                     }
                     for (_, entry) in ordered {
@@ -147,7 +149,8 @@ func withSearchInput<Result>(_ uri: URI, hostAsPath: HostAsPath, _ body: (Search
         // Hosts with escapes or non-ASCII letters are folded the slow, Unicode-aware way.
         let hostRange = layout.hasAuthority ? Int(layout.hostStart)..<Int(layout.hostEnd) : 0..<0
         let rawHost = UnsafeBufferPointer(rebasing: bytes[hostRange])
-        let unicodeHost: String? = layout.originNeedsFolding && rawHost.contains(where: { $0 >= 0x80 || $0 == Bytes.percent })
+        let unicodeHost: String? =
+            layout.originNeedsFolding && rawHost.contains(where: { $0 >= 0x80 || $0 == Bytes.percent })
             ? uri.host : nil
         let hostLength = unicodeHost?.utf8.count ?? rawHost.count
         let schemeLength = layout.schemeEnd >= 0 ? Int(layout.schemeEnd) : 0
@@ -165,11 +168,17 @@ func withSearchInput<Result>(_ uri: URI, hostAsPath: HostAsPath, _ body: (Search
                 used = schemeLength
                 let hostStart = used
                 if let unicodeHost {
-                    for byte in unicodeHost.utf8 { scratch[used] = byte; used += 1 }
+                    for byte in unicodeHost.utf8 {
+                        scratch[used] = byte
+                        used += 1
+                    }
                 } else {
                     let literal = layout.hostKind == .ipv6 || layout.hostKind == .ipvFuture
                     let source = literal ? UnsafeBufferPointer(rebasing: rawHost.dropFirst().dropLast()) : rawHost
-                    for byte in source { scratch[used] = Bytes.lowercased(byte); used += 1 }
+                    for byte in source {
+                        scratch[used] = Bytes.lowercased(byte)
+                        used += 1
+                    }
                 }
                 let host = UnsafeBufferPointer(rebasing: scratch[hostStart..<used])
                 var origin: UnsafeBufferPointer<UInt8>?
@@ -211,7 +220,8 @@ func withSearchInput<Result>(_ uri: URI, hostAsPath: HostAsPath, _ body: (Search
                             if i == pathRange.upperBound || bytes[i] == Bytes.slash {
                                 bounds[count * 2] = Int32(used)
                                 let segment = UnsafeBufferPointer(rebasing: bytes[start..<i])
-                                used += PercentDecoding.decode(segment, into: scratch.baseAddress! + used, plusAsSpace: false)
+                                used += PercentDecoding.decode(
+                                    segment, into: scratch.baseAddress! + used, plusAsSpace: false)
                                 bounds[count * 2 + 1] = Int32(used)
                                 count += 1
                                 scratch[used] = Bytes.slash  // so a `**` capture reads "a/b"
@@ -223,11 +233,12 @@ func withSearchInput<Result>(_ uri: URI, hostAsPath: HostAsPath, _ body: (Search
                     }
                     if count > 0, bounds[count * 2 - 2] == bounds[count * 2 - 1] { count -= 1 }
                 }
-                return body(SearchInput(
-                    scheme: layout.schemeEnd >= 0 ? UnsafeBufferPointer(rebasing: scratch[0..<schemeLength]) : nil,
-                    origin: origin,
-                    text: UnsafeBufferPointer(scratch),
-                    segments: UnsafeBufferPointer(rebasing: bounds[0..<(count * 2)])))
+                return body(
+                    SearchInput(
+                        scheme: layout.schemeEnd >= 0 ? UnsafeBufferPointer(rebasing: scratch[0..<schemeLength]) : nil,
+                        origin: origin,
+                        text: UnsafeBufferPointer(scratch),
+                        segments: UnsafeBufferPointer(rebasing: bounds[0..<(count * 2)])))
             }
         }
     }

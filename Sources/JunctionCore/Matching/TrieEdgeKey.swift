@@ -13,7 +13,9 @@ struct TrieEdgeKey: Hashable {
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(parent)
-        let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        let hashed: Void? = text.utf8.withContiguousStorageIfAvailable {
+            hasher.combine(bytes: UnsafeRawBufferPointer($0))
+        }
         if hashed == nil {
             for byte in text.utf8 { hasher.combine(byte) }
         }

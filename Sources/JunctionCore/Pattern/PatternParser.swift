@@ -33,7 +33,8 @@ struct PatternParser {
             }
             // Scheme characters are ASCII: lower-cased byte by byte, and only when needed.
             let name = bytes[0..<i]
-            scheme = name.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+            scheme =
+                name.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
                 ? String(decoding: name.map(Bytes.lowercased), as: UTF8.self) : String(decoding: name, as: UTF8.self)
             i += 1
         }
@@ -42,8 +43,11 @@ struct PatternParser {
         hostOffset = i
         let start = i
         while i < bytes.count, bytes[i] != Bytes.slash, bytes[i] != UInt8(ascii: "(") {
-            if bytes[i] == Bytes.at || (bytes[i] == Bytes.colon && i > start) || bytes[i] == Bytes.question || bytes[i] == Bytes.hash {
-                throw error("a pattern names a scheme, a host and a path; remove the userinfo, port, query or fragment", i)
+            if bytes[i] == Bytes.at || (bytes[i] == Bytes.colon && i > start) || bytes[i] == Bytes.question
+                || bytes[i] == Bytes.hash
+            {
+                throw error(
+                    "a pattern names a scheme, a host and a path; remove the userinfo, port, query or fragment", i)
             }
             i += 1
         }
@@ -103,11 +107,14 @@ struct PatternParser {
                 for prefix in results { combined.append(prefix) }
                 for prefix in results {
                     for tail in inner {
-                        combined.append(ExpandedPath(bytes: prefix.bytes + tail.bytes, offsets: prefix.offsets + tail.offsets))
+                        combined.append(
+                            ExpandedPath(bytes: prefix.bytes + tail.bytes, offsets: prefix.offsets + tail.offsets))
                     }
                 }
                 guard combined.count <= RoutePattern.maximumExpansions else {
-                    throw error("optional groups expand to more than \(RoutePattern.maximumExpansions) patterns; split the route", open)
+                    throw error(
+                        "optional groups expand to more than \(RoutePattern.maximumExpansions) patterns; split the route",
+                        open)
                 }
                 results = combined
                 runStart = i
@@ -161,7 +168,8 @@ struct PatternParser {
         let problem: String
         let at: Int
         if let classStart {
-            problem = "missing \"]\" for the class opened at offset \(scalarOffset(classStart)); close it, or write \"\\[\" for the character"
+            problem =
+                "missing \"]\" for the class opened at offset \(scalarOffset(classStart)); close it, or write \"\\[\" for the character"
             at = classStart
         } else if groups.count > 1, let group = groups.last {
             problem = "missing \")\" for the group opened at offset \(scalarOffset(group)), and one to end the regex"
@@ -182,12 +190,16 @@ struct PatternParser {
 
     /// Splits an expanded path into segments.
     /// - Parameter first: A segment that goes before the path's own (the host read as a path).
-    func segments(of path: ExpandedPath, after first: (segment: PatternSegment, offset: Int)? = nil) throws(PatternSyntaxError) -> [(segment: PatternSegment, offset: Int)] {
+    func segments(of path: ExpandedPath, after first: (segment: PatternSegment, offset: Int)? = nil)
+        throws(PatternSyntaxError) -> [(segment: PatternSegment, offset: Int)]
+    {
         try segments(path.bytes[...], offset: { path.offsets[$0] }, after: first)
     }
 
     /// Splits a path of ``plainPath(from:)`` into segments.
-    func segments(ofPlain path: ArraySlice<UInt8>, after first: (segment: PatternSegment, offset: Int)? = nil) throws(PatternSyntaxError) -> [(segment: PatternSegment, offset: Int)] {
+    func segments(ofPlain path: ArraySlice<UInt8>, after first: (segment: PatternSegment, offset: Int)? = nil)
+        throws(PatternSyntaxError) -> [(segment: PatternSegment, offset: Int)]
+    {
         try segments(path, offset: { $0 }, after: first)
     }
 
@@ -264,18 +276,24 @@ struct PatternParser {
             do {
                 _ = try RouteRegex(regex)
             } catch {
-                throw self.error("regex \"\(regex)\" of parameter \"\(name)\": \(error.message)", offset + i + 1 + error.offset)
+                throw self.error(
+                    "regex \"\(regex)\" of parameter \"\(name)\": \(error.message)", offset + i + 1 + error.offset)
             }
             return .parameter(name: name, regex: regex)
         }
-        if let star = b.firstIndex(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ")") }) {
-            throw error("\"\(Character(Unicode.Scalar(b[star])))\" inside a segment; \"*\" and \"**\" stand alone, \"(…)\" follows \":name\" or starts an optional group \"(/…)\"", offset + star)
+        if let star = b.firstIndex(where: {
+            $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ")")
+        }) {
+            throw error(
+                "\"\(Character(Unicode.Scalar(b[star])))\" inside a segment; \"*\" and \"**\" stand alone, \"(…)\" follows \":name\" or starts an optional group \"(/…)\"",
+                offset + star)
         }
         let problem: (offset: Int, problem: PercentDecoding.Problem)? = b.withUnsafeBufferPointer {
             PercentDecoding.firstProblem(in: $0, 0..<$0.count)
         }
         if let problem {
-            let what = problem.problem == .invalidEscape ? "invalid percent-escape" : "percent-escapes that are not UTF-8"
+            let what =
+                problem.problem == .invalidEscape ? "invalid percent-escape" : "percent-escapes that are not UTF-8"
             throw error("\(what) in \"\(String(decoding: b, as: UTF8.self))\"", offset + problem.offset)
         }
         return .constant(b.withUnsafeBufferPointer { PercentDecoding.decodedString($0, plusAsSpace: false) })

@@ -57,16 +57,21 @@ struct RoutePattern: Sendable, Hashable {
 
     /// The segments of one expansion, once `**` is known to be last and no parameter
     /// name to repeat.
-    private static func checked(_ segments: [(segment: PatternSegment, offset: Int)]) throws(PatternSyntaxError) -> [PatternSegment] {
+    private static func checked(_ segments: [(segment: PatternSegment, offset: Int)]) throws(PatternSyntaxError)
+        -> [PatternSegment]
+    {
         if let index = segments.firstIndex(where: { $0.segment == .catchAll }), index != segments.count - 1 {
-            throw PatternSyntaxError(message: "\"**\" must be the last segment; use \"*\" for one segment in the middle", offset: segments[index].offset)
+            throw PatternSyntaxError(
+                message: "\"**\" must be the last segment; use \"*\" for one segment in the middle",
+                offset: segments[index].offset)
         }
         // Patterns have a handful of parameters: a linear scan beats hashing.
         var names: [String] = []
         for (segment, offset) in segments {
             guard case .parameter(let name, _) = segment else { continue }
             if names.contains(name) {
-                throw PatternSyntaxError(message: "parameter \"\(name)\" appears twice; give each parameter its own name", offset: offset)
+                throw PatternSyntaxError(
+                    message: "parameter \"\(name)\" appears twice; give each parameter its own name", offset: offset)
             }
             names.append(name)
         }

@@ -25,7 +25,8 @@ struct RegexCompiler {
         func checked(_ size: Int, at offset: Int) throws(PatternSyntaxError) -> Int {
             guard size <= limit else {
                 throw PatternSyntaxError(
-                    message: "the regex needs more than \(RouteRegex.maximumProgramSize) instructions (the limit) by offset \(offset); use smaller counts, or \"*\" and \"+\"",
+                    message:
+                        "the regex needs more than \(RouteRegex.maximumProgramSize) instructions (the limit) by offset \(offset); use smaller counts, or \"*\" and \"+\"",
                     offset: utf8Offset(offset))
             }
             return size

@@ -28,7 +28,8 @@ struct RegexMachine {
         program: UnsafeBufferPointer<RegexInstruction>, sets: UnsafeBufferPointer<ScalarSet>,
         text: UnsafeBufferPointer<UInt8>, scratch: UnsafeMutableBufferPointer<Int32>
     ) {
-        precondition(scratch.count >= Self.scratchCount(forProgramSize: program.count), "scratch too small for the program")
+        precondition(
+            scratch.count >= Self.scratchCount(forProgramSize: program.count), "scratch too small for the program")
         let size = program.count
         let base = scratch.baseAddress!
         self.program = program
@@ -129,12 +130,20 @@ struct RegexMachine {
         var upper: UInt8 = 0xBF
         switch lead {
         case 0xC2...0xDF: width = 2
-        case 0xE0: width = 3; lower = 0xA0
+        case 0xE0:
+            width = 3
+            lower = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: width = 3
-        case 0xED: width = 3; upper = 0x9F
-        case 0xF0: width = 4; lower = 0x90
+        case 0xED:
+            width = 3
+            upper = 0x9F
+        case 0xF0:
+            width = 4
+            lower = 0x90
         case 0xF1...0xF3: width = 4
-        case 0xF4: width = 4; upper = 0x8F
+        case 0xF4:
+            width = 4
+            upper = 0x8F
         default: return replacement
         }
         guard offset + width <= text.count else { return replacement }

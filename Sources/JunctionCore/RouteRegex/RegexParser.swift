@@ -16,7 +16,8 @@ struct RegexParser {
         let node = try alternation()
         if position < scalars.count {
             // `alternation` stops only at the end or at a ")" no group opened.
-            throw error("unbalanced \")\" at offset \(position); remove it or write \"\\)\" for the character", at: position)
+            throw error(
+                "unbalanced \")\" at offset \(position); remove it or write \"\\)\" for the character", at: position)
         }
         return node
     }
@@ -93,12 +94,18 @@ struct RegexParser {
             position += 1
             return RegexNode(kind: .end, offset: start)
         case "*", "+", "?":
-            throw error("quantifier \"\(scalar)\" at offset \(start) has nothing to repeat; write \"\\\(scalar)\" for the character", at: start)
+            throw error(
+                "quantifier \"\(scalar)\" at offset \(start) has nothing to repeat; write \"\\\(scalar)\" for the character",
+                at: start)
         case "{":
             if let quantifier = quantifier(at: start) {
-                throw error("quantifier \"\(text(from: start, to: start + quantifier.length))\" at offset \(start) has nothing to repeat; write \"\\{\" for the character", at: start)
+                throw error(
+                    "quantifier \"\(text(from: start, to: start + quantifier.length))\" at offset \(start) has nothing to repeat; write \"\\{\" for the character",
+                    at: start)
             }
-            throw error("\"{\" at offset \(start) starts no repetition; write {m}, {m,} or {m,n}, or \"\\{\" for the character", at: start)
+            throw error(
+                "\"{\" at offset \(start) starts no repetition; write {m}, {m,} or {m,n}, or \"\\{\" for the character",
+                at: start)
         default:
             position += 1
             return RegexNode(kind: .scalar(scalar.value), offset: start)
@@ -113,7 +120,8 @@ struct RegexParser {
         }
         depth += 1
         guard depth <= RouteRegex.maximumNesting else {
-            throw error("groups nest more than \(RouteRegex.maximumNesting) deep at offset \(open); remove some", at: open)
+            throw error(
+                "groups nest more than \(RouteRegex.maximumNesting) deep at offset \(open); remove some", at: open)
         }
         let inner = try alternation()
         guard current == ")" else {
@@ -135,26 +143,42 @@ struct RegexParser {
             position += 2
             return
         case "=", "!":
-            throw error("lookahead \"\(text(from: open, to: open + 3))\" at offset \(open) \(backtracking); describe the whole segment without it", at: open)
+            throw error(
+                "lookahead \"\(text(from: open, to: open + 3))\" at offset \(open) \(backtracking); describe the whole segment without it",
+                at: open)
         case "<" where kindAfter == "=" || kindAfter == "!":
-            throw error("lookbehind \"\(text(from: open, to: open + 4))\" at offset \(open) \(backtracking); describe the whole segment without it", at: open)
+            throw error(
+                "lookbehind \"\(text(from: open, to: open + 4))\" at offset \(open) \(backtracking); describe the whole segment without it",
+                at: open)
         case ">":
-            throw error("atomic group \"(?>\" at offset \(open) is not supported; write \"(?:\" — a route regex never backtracks, so it needs none", at: open)
+            throw error(
+                "atomic group \"(?>\" at offset \(open) is not supported; write \"(?:\" — a route regex never backtracks, so it needs none",
+                at: open)
         case "P" where kindAfter == "=":
-            throw error("back-reference \"(?P=\" at offset \(open) \(backtracking); repeat the group's pattern instead, or compare the values in a rule", at: open)
+            throw error(
+                "back-reference \"(?P=\" at offset \(open) \(backtracking); repeat the group's pattern instead, or compare the values in a rule",
+                at: open)
         case "<":
             position += 2
         case "P" where kindAfter == "<":
             position += 3
-        case let flag? where flag == "-" || flag == "^" || (flag.isASCII && flag != "P" && flag != "R" && Bytes.isAlpha(UInt8(flag.value))):
-            throw error("inline flags \"\(text(from: open, to: open + 3))\" at offset \(open) are not supported; spell the cases out, e.g. \"[Aa]\"", at: open)
+        case let flag?
+        where flag == "-" || flag == "^"
+            || (flag.isASCII && flag != "P" && flag != "R" && Bytes.isAlpha(UInt8(flag.value))):
+            throw error(
+                "inline flags \"\(text(from: open, to: open + 3))\" at offset \(open) are not supported; spell the cases out, e.g. \"[Aa]\"",
+                at: open)
         default:
-            throw error("group syntax \"\(text(from: open, to: open + 3))\" at offset \(open) is not supported; use \"(…)\", \"(?:…)\" or \"(?<name>…)\"", at: open)
+            throw error(
+                "group syntax \"\(text(from: open, to: open + 3))\" at offset \(open) is not supported; use \"(…)\", \"(?:…)\" or \"(?<name>…)\"",
+                at: open)
         }
         let nameStart = position
         while let scalar = current, scalar.isASCII, Self.isWordByte(UInt8(scalar.value)) { position += 1 }
         guard position > nameStart, current == ">", !("0"..."9").contains(scalars[nameStart]) else {
-            throw error("the group name at offset \(nameStart) must be letters, digits and \"_\", not starting with a digit, and end with \">\": \"(?<name>…)\"", at: nameStart)
+            throw error(
+                "the group name at offset \(nameStart) must be letters, digits and \"_\", not starting with a digit, and end with \">\": \"(?<name>…)\"",
+                at: nameStart)
         }
         position += 1
     }
@@ -204,23 +228,33 @@ struct RegexParser {
         // A bare anchor has nothing to repeat; one in a group, `(^)*`, is quantified as a group.
         switch atom.kind {
         case .start where atom.offset == start - 1, .end where atom.offset == start - 1:
-            throw error("quantifier \"\(written)\" at offset \(start) has nothing to repeat (an anchor matches no character); remove it", at: start)
+            throw error(
+                "quantifier \"\(written)\" at offset \(start) has nothing to repeat (an anchor matches no character); remove it",
+                at: start)
         default: break
         }
         for count in [minimum, maximum ?? 0] where count > RouteRegex.maximumCount {
-            throw error("repetition \"\(written)\" at offset \(start) counts above the limit of \(RouteRegex.maximumCount); use \"*\" or \"+\" for any number", at: start)
+            throw error(
+                "repetition \"\(written)\" at offset \(start) counts above the limit of \(RouteRegex.maximumCount); use \"*\" or \"+\" for any number",
+                at: start)
         }
         if let maximum, maximum < minimum {
-            throw error("repetition \"\(written)\" at offset \(start) has its minimum above its maximum; write \"{\(maximum),\(minimum)}\"", at: start)
+            throw error(
+                "repetition \"\(written)\" at offset \(start) has its minimum above its maximum; write \"{\(maximum),\(minimum)}\"",
+                at: start)
         }
         position += length
         if current == "?" {
             position += 1  // lazy: the same set of whole matches
         } else if current == "+" {
-            throw error("possessive quantifier \"\(written)+\" at offset \(start) is not supported; drop the \"+\" — a route regex never backtracks, so it needs none", at: start)
+            throw error(
+                "possessive quantifier \"\(written)+\" at offset \(start) is not supported; drop the \"+\" — a route regex never backtracks, so it needs none",
+                at: start)
         }
         if let next = quantifier(at: position) {
-            throw error("quantifier \"\(text(from: position, to: position + next.length))\" at offset \(position) follows another quantifier; wrap the repeated part in \"(?:…)\" first", at: position)
+            throw error(
+                "quantifier \"\(text(from: position, to: position + next.length))\" at offset \(position) follows another quantifier; wrap the repeated part in \"(?:…)\" first",
+                at: position)
         }
         return RegexNode(kind: .repetition(atom, min: minimum, max: maximum), offset: start)
     }
@@ -246,36 +280,50 @@ struct RegexParser {
             let start = position
             if scalar == "]" {
                 guard !empty else {
-                    throw error("empty class \"\(text(from: open, to: position + 1))\" at offset \(open); write \"\\]\" for the character", at: open)
+                    throw error(
+                        "empty class \"\(text(from: open, to: position + 1))\" at offset \(open); write \"\\]\" for the character",
+                        at: open)
                 }
                 position += 1
                 return ScalarSet(ranges, negated: negated)
             }
             empty = false
             if scalar == "[" {
-                throw error("\"[\" inside the class at offset \(start); write \"\\[\" for the character (nested classes and [:name:] are not supported)", at: start)
+                throw error(
+                    "\"[\" inside the class at offset \(start); write \"\\[\" for the character (nested classes and [:name:] are not supported)",
+                    at: start)
             }
             if scalar == "&" || scalar == "-" || scalar == "~", peek(1) == scalar {
-                throw error("\"\(scalar)\(scalar)\" inside the class at offset \(start) is a set operation, which is not supported; write \"\\\(scalar)\" for the character", at: start)
+                throw error(
+                    "\"\(scalar)\(scalar)\" inside the class at offset \(start) is a set operation, which is not supported; write \"\\\(scalar)\" for the character",
+                    at: start)
             }
             let member = try classMember()
             let rangeFollows = current == "-" && peek(1) != nil && peek(1) != "]"
             switch member {
             case .ranges(let shorthand):
                 if rangeFollows {
-                    throw error("range at offset \(start) starts with \"\(text(from: start))\", a class, not a character; write \"\\-\" for the character", at: start)
+                    throw error(
+                        "range at offset \(start) starts with \"\(text(from: start))\", a class, not a character; write \"\\-\" for the character",
+                        at: start)
                 }
                 ranges += shorthand
             case .scalar where rangeFollows && peek(1) == "-":
-                throw error("\"--\" inside the class at offset \(position) is a set operation, which is not supported; write \"\\-\" for the character", at: position)
+                throw error(
+                    "\"--\" inside the class at offset \(position) is a set operation, which is not supported; write \"\\-\" for the character",
+                    at: position)
             case .scalar(let lower) where rangeFollows:
                 position += 1
                 let upperStart = position
                 guard case .scalar(let upper) = try classMember() else {
-                    throw error("range at offset \(start) ends with \"\(text(from: upperStart))\", a class, not a character; write \"\\-\" for the character", at: start)
+                    throw error(
+                        "range at offset \(start) ends with \"\(text(from: upperStart))\", a class, not a character; write \"\\-\" for the character",
+                        at: start)
                 }
                 guard lower <= upper else {
-                    throw error("range \"\(text(from: start))\" at offset \(start) is reversed; write \"\(text(from: upperStart))-\(text(from: start, to: upperStart - 1))\"", at: start)
+                    throw error(
+                        "range \"\(text(from: start))\" at offset \(start) is reversed; write \"\(text(from: upperStart))-\(text(from: start, to: upperStart - 1))\"",
+                        at: start)
                 }
                 ranges.append(lower...upper)
             case .scalar(let value):
@@ -300,7 +348,8 @@ struct RegexParser {
         }
         position += 2
         let written = "\\\(scalar)"
-        let backtracking = "needs backtracking, which routes do not allow; repeat the group's pattern instead, or compare the values in a rule"
+        let backtracking =
+            "needs backtracking, which routes do not allow; repeat the group's pattern instead, or compare the values in a rule"
         switch scalar {
         case "d": return .ranges(ScalarSet.digitRanges)
         case "w": return .ranges(ScalarSet.wordRanges)
@@ -320,14 +369,22 @@ struct RegexParser {
         case "k", "g":
             throw error("back-reference \"\(written)\" at offset \(start) \(backtracking)", at: start)
         case "b", "B", "A", "z", "Z", "G":
-            throw error("assertion \"\(written)\" at offset \(start) is not supported; describe the whole segment instead (it is matched whole: ^ and $ are implied)", at: start)
+            throw error(
+                "assertion \"\(written)\" at offset \(start) is not supported; describe the whole segment instead (it is matched whole: ^ and $ are implied)",
+                at: start)
         case "p", "P":
-            throw error("Unicode property \"\(written)\" at offset \(start) is not supported; list the characters as ranges in a class, e.g. \"[a-zà-ÿ]\"", at: start)
+            throw error(
+                "Unicode property \"\(written)\" at offset \(start) is not supported; list the characters as ranges in a class, e.g. \"[a-zà-ÿ]\"",
+                at: start)
         default:
             // ASCII punctuation and space stand for themselves; letters and digits would be
             // a guess at some other engine's meaning.
-            guard scalar.isASCII, scalar.value >= 0x20, scalar.value < 0x7F, !Self.isWordByte(UInt8(scalar.value)) || scalar == "_" else {
-                throw error("unknown escape \"\(written)\" at offset \(start); escape only punctuation, or use \\d \\w \\s \\D \\W \\S \\t \\n \\v \\f \\r \\xHH \\u{HHHH}", at: start)
+            guard scalar.isASCII, scalar.value >= 0x20, scalar.value < 0x7F,
+                !Self.isWordByte(UInt8(scalar.value)) || scalar == "_"
+            else {
+                throw error(
+                    "unknown escape \"\(written)\" at offset \(start); escape only punctuation, or use \\d \\w \\s \\D \\W \\S \\t \\n \\v \\f \\r \\xHH \\u{HHHH}",
+                    at: start)
             }
             return .scalar(scalar.value)
         }
@@ -351,7 +408,9 @@ struct RegexParser {
                 position += 1
             }
             guard digits > 0, current == "}" else {
-                throw error("\"\\\(letter){\" at offset \(start) needs hex digits and \"}\", e.g. \"\\\(letter){1F600}\"", at: start)
+                throw error(
+                    "\"\\\(letter){\" at offset \(start) needs hex digits and \"}\", e.g. \"\\\(letter){1F600}\"",
+                    at: start)
             }
             position += 1
         } else {
@@ -361,7 +420,9 @@ struct RegexParser {
                 position += 1
             }
             guard digits == fixed else {
-                throw error("\"\\\(letter)\" at offset \(start) needs \(fixed) hex digits or \"{…}\", e.g. \"\\\(letter)\(fixed == 2 ? "41" : "00E9")\" or \"\\\(letter){1F600}\"", at: start)
+                throw error(
+                    "\"\\\(letter)\" at offset \(start) needs \(fixed) hex digits or \"{…}\", e.g. \"\\\(letter)\(fixed == 2 ? "41" : "00E9")\" or \"\\\(letter){1F600}\"",
+                    at: start)
             }
         }
         guard Unicode.Scalar(value) != nil else {

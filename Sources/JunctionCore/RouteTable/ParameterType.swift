@@ -23,7 +23,8 @@ public enum ParameterType: String, Sendable, Hashable, CaseIterable {
             return Int(text).map(ParameterValue.int)
         case .double:
             guard let value = Double(text), value.isFinite,
-                  text.utf8.allSatisfy({ Bytes.isDigit($0) || "+-.eE".utf8.contains($0) }) else { return nil }
+                text.utf8.allSatisfy({ Bytes.isDigit($0) || "+-.eE".utf8.contains($0) })
+            else { return nil }
             return .double(value)
         case .bool:
             switch text.lowercased() {

@@ -97,10 +97,11 @@ public struct Route: Sendable, Hashable {
         parameters: [ParameterDeclaration] = [], returns: [ParameterDeclaration] = [],
         meta: [String: RuleValue] = [:]
     ) {
-        storage = CopyOnWrite(Fields(
-            name: name, pattern: pattern, target: target ?? name, priority: priority, groups: groups,
-            isExported: isExported, description: description, parameters: parameters, returns: returns,
-            location: nil, patternLocation: nil, meta: meta))
+        storage = CopyOnWrite(
+            Fields(
+                name: name, pattern: pattern, target: target ?? name, priority: priority, groups: groups,
+                isExported: isExported, description: description, parameters: parameters, returns: returns,
+                location: nil, patternLocation: nil, meta: meta))
     }
 
     /// The declaration of `name`, if the route declares it.
@@ -110,10 +111,13 @@ public struct Route: Sendable, Hashable {
         parameters.first { $0.name == name }
     }
 
+    /// Whether two routes are declared alike: every field equal.
     public static func == (lhs: Route, rhs: Route) -> Bool {
         lhs.storage.isIdentical(to: rhs.storage) || lhs.storage.fields == rhs.storage.fields
     }
 
+    /// Hashes the fields that tell routes apart (name, pattern, target, priority); equal
+    /// routes hash alike.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(pattern)

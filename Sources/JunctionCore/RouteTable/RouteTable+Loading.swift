@@ -21,7 +21,9 @@ extension RouteTable {
             throw RouteTableError([Diagnostic(.error, "cannot read \(path): \(error.localizedDescription)")])
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw RouteTableError([Diagnostic(.error, "not UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1))])
+            throw RouteTableError([
+                Diagnostic(.error, "not UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1))
+            ])
         }
         return try load(text: text, file: path)
     }

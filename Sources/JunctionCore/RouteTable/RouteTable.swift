@@ -29,10 +29,11 @@ public struct RouteTable: Sendable {
 
     /// - Parameter indexByName: Each route's index by its name (names are unique).
     init(options: RouteTableOptions, routes: [Route], patterns: [RoutePattern], indexByName: [String: Int]) {
-        storage = CopyOnWrite(Fields(
-            options: options, routes: routes,
-            trie: RouteTrie(routes: routes, patterns: patterns, caseSensitive: options.caseSensitive),
-            indexByName: indexByName))
+        storage = CopyOnWrite(
+            Fields(
+                options: options, routes: routes,
+                trie: RouteTrie(routes: routes, patterns: patterns, caseSensitive: options.caseSensitive),
+                indexByName: indexByName))
     }
 
     /// Validates and compiles routes.
@@ -125,7 +126,8 @@ public struct RouteTable: Sendable {
             case .type(let type): expected = "must be \(type.rawValue)"
             case .regex(let index): expected = "must match /\(trie.regexes[Int(index)].source)/"
             }
-            return "route \"\(route.name)\" (\(route.pattern)): parameter \"\(name)\" \(expected), got \"\(rejection.text)\""
+            return
+                "route \"\(route.name)\" (\(route.pattern)): parameter \"\(name)\" \(expected), got \"\(rejection.text)\""
         }
         var seen = Set<String>()
         let host = uri.host ?? ""
@@ -143,6 +145,7 @@ public struct RouteTable: Sendable {
     fileprivate func makeMatch(_ hit: RouteTrie.Hit, _ uri: URI) -> RouteMatch {
         let index = Int(trie.entries[Int(hit.entry)].route)
         return RouteMatch(
-            route: routes[index], uri: uri, parameters: hit.parameters, plusAsSpace: options.plusAsSpace, routeIndex: index)
+            route: routes[index], uri: uri, parameters: hit.parameters, plusAsSpace: options.plusAsSpace,
+            routeIndex: index)
     }
 }

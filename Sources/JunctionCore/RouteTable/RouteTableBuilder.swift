@@ -45,7 +45,9 @@ public struct RouteTableBuilder: Sendable {
             if !Self.isValidName(route.name) {
                 report("route name \"\(route.name)\" must be non-empty and without spaces")
             } else if let first = indexByName[route.name] {
-                report("duplicate route name \"\(route.name)\" (first declared at \(routes[first].location?.description ?? "an earlier route")); rename one")
+                report(
+                    "duplicate route name \"\(route.name)\" (first declared at \(routes[first].location?.description ?? "an earlier route")); rename one"
+                )
             } else {
                 indexByName[route.name] = routeIndex
             }
@@ -55,7 +57,9 @@ public struct RouteTableBuilder: Sendable {
             do {
                 pattern = try RoutePattern(route.pattern, hostAsPath: options.hostAsPath)
             } catch {
-                report("invalid pattern \"\(route.pattern)\": \(error.message)", at: patternLocation(of: route, offset: error.offset))
+                report(
+                    "invalid pattern \"\(route.pattern)\": \(error.message)",
+                    at: patternLocation(of: route, offset: error.offset))
                 continue
             }
             patterns.append(pattern)
@@ -63,11 +67,15 @@ public struct RouteTableBuilder: Sendable {
                 let shape = normalisedShape(pattern, expansion, route)
                 if let firstIndex = firstByShape[shape] {
                     if firstIndex == routeIndex {
-                        report("the optional groups of \"\(route.pattern)\" expand to the same pattern twice; make the groups distinct", at: route.patternLocation)
+                        report(
+                            "the optional groups of \"\(route.pattern)\" expand to the same pattern twice; make the groups distinct",
+                            at: route.patternLocation)
                     } else {
                         let first = routes[firstIndex]
                         let variant = pattern.expansions.count > 1 ? " (one of its optional-group expansions)" : ""
-                        report("pattern \"\(route.pattern)\"\(variant) is the same as route \"\(first.name)\"'s \"\(first.pattern)\"\(first.patternLocation.map { " at \($0)" } ?? ""); only one of them could ever match — remove one or make them differ", at: route.patternLocation)
+                        report(
+                            "pattern \"\(route.pattern)\"\(variant) is the same as route \"\(first.name)\"'s \"\(first.pattern)\"\(first.patternLocation.map { " at \($0)" } ?? ""); only one of them could ever match — remove one or make them differ",
+                            at: route.patternLocation)
                     }
                     break
                 }
@@ -101,17 +109,22 @@ public struct RouteTableBuilder: Sendable {
             }
             if let value = parameter.defaultValue {
                 if value.type != parameter.type {
-                    report("default \(value) of parameter \"\(parameter.name)\" is not \(parameter.type.rawValue)", route.location)
+                    report(
+                        "default \(value) of parameter \"\(parameter.name)\" is not \(parameter.type.rawValue)",
+                        route.location)
                 }
                 if parameter.isRequired {
-                    report("parameter \"\(parameter.name)\" is required and has a default; a default makes it optional — drop one", route.location)
+                    report(
+                        "parameter \"\(parameter.name)\" is required and has a default; a default makes it optional — drop one",
+                        route.location)
                 }
             }
         }
     }
 
     /// The shape the table compares `expansion` of `pattern` by.
-    private func normalisedShape(_ pattern: RoutePattern, _ expansion: [PatternSegment], _ route: Route) -> PatternShape {
+    private func normalisedShape(_ pattern: RoutePattern, _ expansion: [PatternSegment], _ route: Route) -> PatternShape
+    {
         var shape = PatternShape(scheme: pattern.scheme, host: pattern.host)
         for segment in expansion {
             switch segment {

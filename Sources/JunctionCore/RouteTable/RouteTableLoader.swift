@@ -18,7 +18,9 @@ struct RouteTableLoader {
         var routes: [Route] = []
         let root = yaml.compose(text)
         guard let root, let document = yaml.mapping(root, "the route table") else {
-            if root == nil, yaml.diagnostics.isEmpty { yaml.error("the file is empty; a route table has \"routes:\"", nil) }
+            if root == nil, yaml.diagnostics.isEmpty {
+                yaml.error("the file is empty; a route table has \"routes:\"", nil)
+            }
             return (options, routes)
         }
         var sawRoutes = false
@@ -61,7 +63,8 @@ struct RouteTableLoader {
             case "dispatchedSchemes":
                 options.dispatchedSchemes = Set(yaml.strings(value, "dispatchedSchemes").map { $0.lowercased() })
             default:
-                yaml.unknownKey(key, allowed: ["hostAsPath", "plusAsSpace", "caseSensitive", "dispatchedSchemes"], in: "options")
+                yaml.unknownKey(
+                    key, allowed: ["hostAsPath", "plusAsSpace", "caseSensitive", "dispatchedSchemes"], in: "options")
             }
         }
         return options
@@ -93,7 +96,12 @@ struct RouteTableLoader {
             case "meta":
                 if case .table(let fields) = yaml.ruleValue(value, "meta", requireTable: true) { route.meta = fields }
             default:
-                yaml.unknownKey(key, allowed: ["name", "pattern", "target", "priority", "groups", "exported", "description", "params", "returns", "meta"], in: "a route")
+                yaml.unknownKey(
+                    key,
+                    allowed: [
+                        "name", "pattern", "target", "priority", "groups", "exported", "description", "params",
+                        "returns", "meta",
+                    ], in: "a route")
             }
         }
         guard let name else {
@@ -133,12 +141,15 @@ struct RouteTableLoader {
             for (field, fieldValue) in yaml.pairs(of: fields) {
                 switch YAMLReader.keyText(field) {
                 case "type":
-                    if let type = parameterType(fieldValue.scalar?.text ?? "", fieldValue.mark) { declaration.type = type }
+                    if let type = parameterType(fieldValue.scalar?.text ?? "", fieldValue.mark) {
+                        declaration.type = type
+                    }
                 case "required": if let flag = yaml.bool(fieldValue, "required") { declaration.isRequired = flag }
                 case "default": defaultNode = fieldValue
                 case "description": declaration.description = yaml.string(fieldValue, "description")
                 default:
-                    yaml.unknownKey(field, allowed: ["type", "required", "default", "description"], in: "parameter \"\(name)\"")
+                    yaml.unknownKey(
+                        field, allowed: ["type", "required", "default", "description"], in: "parameter \"\(name)\"")
                 }
             }
             if let defaultNode {
@@ -146,11 +157,14 @@ struct RouteTableLoader {
                 if defaultNode.scalar == nil {
                     yaml.error("default of \"\(name)\" must be a single value", defaultNode.mark)
                 } else if declaration.isRequired {
-                    yaml.error("parameter \"\(name)\" is required and has a default; a default makes it optional — drop one", defaultNode.mark)
+                    yaml.error(
+                        "parameter \"\(name)\" is required and has a default; a default makes it optional — drop one",
+                        defaultNode.mark)
                 } else if let value = declaration.type.convert(text) {
                     declaration.defaultValue = value
                 } else {
-                    yaml.error("default \"\(text)\" of \"\(name)\" is not \(declaration.type.rawValue)", defaultNode.mark)
+                    yaml.error(
+                        "default \"\(text)\" of \"\(name)\" is not \(declaration.type.rawValue)", defaultNode.mark)
                 }
             }
             declarations.append(declaration)
@@ -160,7 +174,9 @@ struct RouteTableLoader {
 
     private mutating func parameterType(_ text: String, _ mark: YAMLMark?) -> ParameterType? {
         if let type = ParameterType(rawValue: text) { return type }
-        yaml.error("unknown parameter type \"\(text)\"; use one of \(ParameterType.allCases.map(\.rawValue).joined(separator: ", "))", mark)
+        yaml.error(
+            "unknown parameter type \"\(text)\"; use one of \(ParameterType.allCases.map(\.rawValue).joined(separator: ", "))",
+            mark)
         return nil
     }
 }

@@ -12,7 +12,8 @@ package enum PercentEncoding {
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
             if Bytes.isAlpha(byte) || Bytes.isDigit(byte) || byte == UInt8(ascii: "-") || byte == Bytes.dot
-                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~") {
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+            {
                 out.append(byte)
             } else {
                 out += [Bytes.percent, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
@@ -33,7 +34,10 @@ package enum PercentEncoding {
         let result: Result<String, URIError> = text.withUTF8 { bytes in
             if let (offset, problem) = PercentDecoding.firstProblem(in: bytes, 0..<bytes.count) {
                 let code: URIError.Code = problem == .invalidEscape ? .invalidPercentEscape : .invalidUTF8
-                let shown = String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<min(offset + (problem == .invalidEscape ? 3 : 12), bytes.count)]), as: UTF8.self)
+                let shown = String(
+                    decoding: UnsafeBufferPointer(
+                        rebasing: bytes[offset..<min(offset + (problem == .invalidEscape ? 3 : 12), bytes.count)]),
+                    as: UTF8.self)
                 let detail = problem == .invalidEscape ? "\"\(shown)\"" : "from \"\(shown)\""
                 return .failure(URIError(code, at: offset, in: String(decoding: bytes, as: UTF8.self), detail: detail))
             }

@@ -42,9 +42,12 @@ public struct QueryItems: Sendable, Hashable, RandomAccessCollection, CustomStri
             }
             if end > start {
                 let nameEnd = equals >= 0 ? equals : end
-                let name = PercentDecoding.decodedString(UnsafeBufferPointer(rebasing: bytes[start..<nameEnd]), plusAsSpace: plusAsSpace)
-                let value = equals >= 0
-                    ? PercentDecoding.decodedString(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]), plusAsSpace: plusAsSpace)
+                let name = PercentDecoding.decodedString(
+                    UnsafeBufferPointer(rebasing: bytes[start..<nameEnd]), plusAsSpace: plusAsSpace)
+                let value =
+                    equals >= 0
+                    ? PercentDecoding.decodedString(
+                        UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]), plusAsSpace: plusAsSpace)
                     : ""
                 items.append(Item(name: name, value: value))
             }

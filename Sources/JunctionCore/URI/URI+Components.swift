@@ -68,7 +68,9 @@ extension URI {
         withBytes { bytes in
             var segments: [String] = []
             forEachPathSegment(bytes) { start, end in
-                segments.append(PercentDecoding.decodedString(UnsafeBufferPointer(rebasing: bytes[start..<end]), plusAsSpace: false))
+                segments.append(
+                    PercentDecoding.decodedString(UnsafeBufferPointer(rebasing: bytes[start..<end]), plusAsSpace: false)
+                )
             }
             return segments
         }
@@ -109,7 +111,8 @@ extension URI {
         guard layout.queryStart >= 0 else { return QueryItems() }
         let end = layout.fragmentStart >= 0 ? Int(layout.fragmentStart) - 1 : string.utf8.count
         return withBytes { bytes in
-            QueryItems(parsing: UnsafeBufferPointer(rebasing: bytes[Int(layout.queryStart)..<end]), plusAsSpace: plusAsSpace)
+            QueryItems(
+                parsing: UnsafeBufferPointer(rebasing: bytes[Int(layout.queryStart)..<end]), plusAsSpace: plusAsSpace)
         }
     }
 

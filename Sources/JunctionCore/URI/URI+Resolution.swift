@@ -127,7 +127,8 @@ private struct RawComponents {
             // Without an authority, "//x" would read as one: keep it a path.
             path = "/." + path
         } else if scheme == nil, let colon = path.utf8.firstIndex(of: Bytes.colon),
-                  !path.utf8[..<colon].contains(Bytes.slash) {
+            !path.utf8[..<colon].contains(Bytes.slash)
+        {
             // A first segment with ":" would read as a scheme.
             path = "./" + path
         }

@@ -72,8 +72,10 @@ public struct URI: Sendable, Hashable, CustomStringConvertible {
     /// The URI as written.
     public var description: String { string }
 
+    /// Whether two URIs are written the same, byte for byte (no normalization).
     public static func == (lhs: URI, rhs: URI) -> Bool { lhs.string == rhs.string }
 
+    /// Hashes the URI as written, consistently with ``==(_:_:)``.
     public func hash(into hasher: inout Hasher) { hasher.combine(string) }
 
     @inline(__always)
@@ -88,7 +90,8 @@ public struct URI: Sendable, Hashable, CustomStringConvertible {
 
     func decodedSlice(_ start: Int32, _ end: Int32, plusAsSpace: Bool = false) -> String {
         withBytes {
-            PercentDecoding.decodedString(UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)]), plusAsSpace: plusAsSpace)
+            PercentDecoding.decodedString(
+                UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)]), plusAsSpace: plusAsSpace)
         }
     }
 }

@@ -17,7 +17,13 @@ extension RuleValue: CustomStringConvertible {
         case .bool(let flag): text += flag ? "true" : "false"
         case .int(let number): text += String(number)
         case .double(let number):
-            if number.isNaN { text += "nan" } else if number.isInfinite { text += number < 0 ? "-inf" : "inf" } else { text += "\(number)" }
+            if number.isNaN {
+                text += "nan"
+            } else if number.isInfinite {
+                text += number < 0 ? "-inf" : "inf"
+            } else {
+                text += "\(number)"
+            }
         case .string(let string): Self.quote(string, into: &text)
         case .bytes(let bytes): text += "<bytes:" + bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined() + ">"
         case .array(let items):
@@ -57,7 +63,8 @@ extension RuleValue: CustomStringConvertible {
             case "\n": text += "\\n"
             case "\r": text += "\\r"
             case "\t": text += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
+            case _
+            where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
                 text += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
             default: text.unicodeScalars.append(scalar)
             }

@@ -23,7 +23,8 @@ extension Verdict {
     public var summary: String {
         switch self {
         case .continue: return "continue"
-        case .redirect(let url, let params): return "redirect \(url)" + (params.isEmpty ? "" : " \(RuleValue.table(params).compactDescription)")
+        case .redirect(let url, let params):
+            return "redirect \(url)" + (params.isEmpty ? "" : " \(RuleValue.table(params).compactDescription)")
         case .reject(let reason, let code): return "reject \"\(reason)\"" + (code.map { " (\($0))" } ?? "")
         case .gate(let url, let resume): return "gate \(url)" + (resume ? "" : " (no resume)")
         case .rewrite(let params): return "rewrite \(RuleValue.table(params).compactDescription)"

@@ -41,15 +41,17 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, LosslessStringCon
         var rest = Substring(description)
         var build: [String] = []
         if let plus = rest.firstIndex(of: "+") {
-            build = rest[rest.index(after: plus)...].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            build = rest[rest.index(after: plus)...].split(separator: ".", omittingEmptySubsequences: false).map(
+                String.init)
             guard build.allSatisfy(Self.isIdentifier) else { return nil }
             rest = rest[..<plus]
         }
         var preRelease: [String] = []
         if let dash = rest.firstIndex(of: "-") {
-            preRelease = rest[rest.index(after: dash)...].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            preRelease = rest[rest.index(after: dash)...].split(separator: ".", omittingEmptySubsequences: false).map(
+                String.init)
             guard preRelease.allSatisfy(Self.isIdentifier),
-                  preRelease.allSatisfy({ !Self.isNumeric($0) || $0 == "0" || !$0.hasPrefix("0") })
+                preRelease.allSatisfy({ !Self.isNumeric($0) || $0 == "0" || !$0.hasPrefix("0") })
             else { return nil }
             rest = rest[..<dash]
         }
@@ -80,10 +82,12 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, LosslessStringCon
         return text
     }
 
+    /// Whether two versions have the same precedence fields (build metadata is ignored).
     public static func == (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
         (lhs.major, lhs.minor, lhs.patch) == (rhs.major, rhs.minor, rhs.patch) && lhs.preRelease == rhs.preRelease
     }
 
+    /// Hashes the fields ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(major)
         hasher.combine(minor)
@@ -91,6 +95,8 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, LosslessStringCon
         hasher.combine(preRelease)
     }
 
+    /// Semantic Versioning 2.0.0 precedence: major, minor, patch, then a pre-release sorts
+    /// before its release.
     public static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
         if (lhs.major, lhs.minor, lhs.patch) != (rhs.major, rhs.minor, rhs.patch) {
             return (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)

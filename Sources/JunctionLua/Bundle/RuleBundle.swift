@@ -56,8 +56,12 @@ public struct RuleBundle: Sendable {
 
         /// The file's text, or `nil` with a diagnostic in `list`.
         func text(at path: String, into list: inout [Diagnostic]) -> String? {
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                list.append(Diagnostic(.error, "cannot read the file as UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1)))
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+            else {
+                list.append(
+                    Diagnostic(
+                        .error, "cannot read the file as UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1)
+                    ))
                 return nil
             }
             return text
@@ -69,7 +73,10 @@ public struct RuleBundle: Sendable {
                 guard FileManager.default.fileExists(atPath: path) else { continue }
                 return text(at: path, into: &problems).map { (path, $0) }
             }
-            problems.append(Diagnostic(.error, "the bundle has no \(names.joined(separator: " or ")) (\(what))", at: SourceLocation(file: directory, line: 1, column: 1)))
+            problems.append(
+                Diagnostic(
+                    .error, "the bundle has no \(names.joined(separator: " or ")) (\(what))",
+                    at: SourceLocation(file: directory, line: 1, column: 1)))
             return nil
         }
 
@@ -119,7 +126,9 @@ public struct RuleBundle: Sendable {
         case .failure(let error):
             let line = error.line ?? 1
             let file = inside(error.chunkName)
-            problems.append(Diagnostic(.error, "\(error.message) [\(error.code)]", at: SourceLocation(file: file, line: line, column: 1)))
+            problems.append(
+                Diagnostic(
+                    .error, "\(error.message) [\(error.code)]", at: SourceLocation(file: file, line: line, column: 1)))
         }
 
         guard problems.isEmpty, let manifest, let routes, let engines else { throw BundleError(problems) }

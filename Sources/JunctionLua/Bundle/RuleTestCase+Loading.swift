@@ -30,7 +30,9 @@ extension RuleTestCase {
         var first: [String: SourceLocation] = [:]
         for test in tests {
             if let earlier = first[test.name] {
-                yaml.error("a test named \"\(test.name)\" is already at line \(earlier.line); give each test its own name", at: test.location)
+                yaml.error(
+                    "a test named \"\(test.name)\" is already at line \(earlier.line); give each test its own name",
+                    at: test.location)
             } else {
                 first[test.name] = test.location
             }
@@ -55,7 +57,8 @@ extension RuleTestCase {
             case "context": context = yaml.ruleValue(value, "context", requireTable: true)
             case "params": params = yaml.ruleValue(value, "params", requireTable: true)
             case "expect": expectation = readExpectation(value, &yaml)
-            default: yaml.unknownKey(key, allowed: ["name", "open", "source", "context", "params", "expect"], in: "a test")
+            default:
+                yaml.unknownKey(key, allowed: ["name", "open", "source", "context", "params", "expect"], in: "a test")
             }
         }
         let location = yaml.location(node.mark) ?? SourceLocation(file: yaml.file, line: 1, column: 1)
@@ -81,7 +84,9 @@ extension RuleTestCase {
             switch key.text {
             case "route": expectation.route = yaml.string(value, "route")
             case "params":
-                if case .table(let fields) = yaml.ruleValue(value, "expect.params", requireTable: true) { expectation.params = fields }
+                if case .table(let fields) = yaml.ruleValue(value, "expect.params", requireTable: true) {
+                    expectation.params = fields
+                }
             case "redirect": expectation.redirect = yaml.string(value, "redirect")
             case "reject":
                 if let flag = value.scalar.flatMap({ Bool($0.text) }) {
@@ -96,10 +101,17 @@ extension RuleTestCase {
             case "hand_over": expectation.handOver = yaml.string(value, "hand_over")?.lowercased()
             default:
                 checks -= 1
-                yaml.unknownKey(key, allowed: ["route", "params", "redirect", "reject", "gate", "respond", "unmatched", "hand_over"], in: "expect")
+                yaml.unknownKey(
+                    key,
+                    allowed: ["route", "params", "redirect", "reject", "gate", "respond", "unmatched", "hand_over"],
+                    in: "expect")
             }
         }
-        if checks == 0 { yaml.error("expect: says nothing to check; give route, params, redirect, reject, gate, respond, unmatched or hand_over", node.mark) }
+        if checks == 0 {
+            yaml.error(
+                "expect: says nothing to check; give route, params, redirect, reject, gate, respond, unmatched or hand_over",
+                node.mark)
+        }
         return expectation
     }
 }

@@ -3,16 +3,19 @@ import Testing
 
 @Suite struct BundleManifestTests {
     @Test func readsEveryField() throws {
-        let manifest = try BundleManifest.load(text: """
-            name: example-shop
-            version: 12
-            minimum_host_version: 5.2
-            description: Routing policy of the example shop.
-            on_error: continue
-            """, file: "manifest.yaml")
-        #expect(manifest == BundleManifest(
-            name: "example-shop", version: .integer(12), minimumHostVersion: SemanticVersion(5, 2),
-            description: "Routing policy of the example shop.", onError: .continue))
+        let manifest = try BundleManifest.load(
+            text: """
+                name: example-shop
+                version: 12
+                minimum_host_version: 5.2
+                description: Routing policy of the example shop.
+                on_error: continue
+                """, file: "manifest.yaml")
+        #expect(
+            manifest
+                == BundleManifest(
+                    name: "example-shop", version: .integer(12), minimumHostVersion: SemanticVersion(5, 2),
+                    description: "Routing policy of the example shop.", onError: .continue))
     }
 
     @Test func readsJSONAndSemanticVersionsAndDefaultsToReject() throws {
@@ -24,15 +27,36 @@ import Testing
 
     @Test(arguments: [
         ("version: 3", "m.yaml:1:1: error: missing \"name:\" — the bundle's name"),
-        ("name: shop", "m.yaml:1:1: error: missing \"version:\" — a whole number or a semantic version that grows with every release"),
-        ("name: my shop\nversion: 1", "m.yaml:1:7: error: name \"my shop\" must be letters, digits, \".\", \"_\" and \"-\""),
-        ("name: shop\nversion: soon", "m.yaml:2:10: error: version \"soon\" is neither a whole number (12) nor a semantic version (1.4.0)"),
-        ("name: shop\nversion: 1\nminimum_host_version: five", "m.yaml:3:23: error: minimum_host_version \"five\" is not a version such as 5.2.0"),
-        ("name: shop\nversion: 1\non_error: ignore", "m.yaml:3:11: error: on_error must be reject or continue (got \"ignore\")"),
-        ("name: shop\nversion: 1\nfiles: []", "m.yaml:3:1: error: unknown key \"files\" in the manifest; expected one of name, version, minimum_host_version, description, on_error"),
+        (
+            "name: shop",
+            "m.yaml:1:1: error: missing \"version:\" — a whole number or a semantic version that grows with every release"
+        ),
+        (
+            "name: my shop\nversion: 1",
+            "m.yaml:1:7: error: name \"my shop\" must be letters, digits, \".\", \"_\" and \"-\""
+        ),
+        (
+            "name: shop\nversion: soon",
+            "m.yaml:2:10: error: version \"soon\" is neither a whole number (12) nor a semantic version (1.4.0)"
+        ),
+        (
+            "name: shop\nversion: 1\nminimum_host_version: five",
+            "m.yaml:3:23: error: minimum_host_version \"five\" is not a version such as 5.2.0"
+        ),
+        (
+            "name: shop\nversion: 1\non_error: ignore",
+            "m.yaml:3:11: error: on_error must be reject or continue (got \"ignore\")"
+        ),
+        (
+            "name: shop\nversion: 1\nfiles: []",
+            "m.yaml:3:1: error: unknown key \"files\" in the manifest; expected one of name, version, minimum_host_version, description, on_error"
+        ),
         ("", "m.yaml:1:1: error: the manifest is empty; it needs at least \"name:\" and \"version:\""),
         ("- a", "m.yaml:1:1: error: the manifest must be a mapping of keys to values"),
-        ("name: &n shop\nversion: *n", "m.yaml:2:10: error: YAML aliases (\"*name\") are not allowed in a bundle manifest; write the value out (and quote text that starts with \"*\")"),
+        (
+            "name: &n shop\nversion: *n",
+            "m.yaml:2:10: error: YAML aliases (\"*name\") are not allowed in a bundle manifest; write the value out (and quote text that starts with \"*\")"
+        ),
     ])
     func explainsEachMistakeWhereItIs(_ text: String, _ expected: String) {
         let error = #expect(throws: BundleError.self) { try BundleManifest.load(text: text, file: "m.yaml") }

@@ -21,7 +21,9 @@ import Testing
 
 extension RouteTable {
     /// A table from `(name, pattern)` pairs, for tests.
-    static func make(_ routes: [(String, String)], options: RouteTableOptions = RouteTableOptions()) throws -> RouteTable {
+    static func make(_ routes: [(String, String)], options: RouteTableOptions = RouteTableOptions()) throws
+        -> RouteTable
+    {
         try RouteTable(routes: routes.map { Route(name: $0.0, pattern: $0.1) }, options: options)
     }
 

@@ -190,13 +190,16 @@ import Testing
             Route(name: "byId", pattern: "/user/:id", parameters: [ParameterDeclaration("id", type: .int)]),
             Route(name: "doc", pattern: "/doc/:ref", parameters: [ParameterDeclaration("ref", type: .uuid)]),
             Route(name: "flag", pattern: "/flag/:on", parameters: [ParameterDeclaration("on", type: .bool)]),
-            Route(name: "price", pattern: "/price/:amount", parameters: [ParameterDeclaration("amount", type: .double)]),
+            Route(
+                name: "price", pattern: "/price/:amount", parameters: [ParameterDeclaration("amount", type: .double)]),
         ])
         #expect(try table.match("x:/user/42")?.route.name == "byId")  // typed beats untyped
         #expect(try table.match("x:/user/-7")?.route.name == "byId")
         #expect(try table.match("x:/user/alice")?.route.name == "byName")
         #expect(try table.match("x:/user/99999999999999999999")?.route.name == "byName")  // overflows Int
-        #expect(try table.match("x:/doc/123E4567-E89B-12D3-A456-426614174000")?.value("ref") == .uuid("123e4567-e89b-12d3-a456-426614174000"))
+        #expect(
+            try table.match("x:/doc/123E4567-E89B-12D3-A456-426614174000")?.value("ref")
+                == .uuid("123e4567-e89b-12d3-a456-426614174000"))
         #expect(try table.match("x:/doc/123e4567") == nil)
         #expect(try table.match("x:/flag/YES")?.value("on") == .bool(true))
         #expect(try table.match("x:/flag/maybe") == nil)
@@ -212,9 +215,15 @@ import Testing
         ])
         let explanation = table.explain(try URI("myapp://user/abc"))
         #expect(explanation.match == nil)
-        #expect(explanation.reason == #"no route matches path "/user/abc"; route "byId" (myapp://user/:id): parameter "id" must be int, got "abc""#)
+        #expect(
+            explanation.reason
+                == #"no route matches path "/user/abc"; route "byId" (myapp://user/:id): parameter "id" must be int, got "abc""#
+        )
         let order = table.explain(try URI("myapp://order/x1"))
-        #expect(order.reason == #"no route matches path "/order/x1"; route "order" (myapp://order/:no([A-Z]{2}[0-9]+)): parameter "no" must match /[A-Z]{2}[0-9]+/, got "x1""#)
+        #expect(
+            order.reason
+                == #"no route matches path "/order/x1"; route "order" (myapp://order/:no([A-Z]{2}[0-9]+)): parameter "no" must match /[A-Z]{2}[0-9]+/, got "x1""#
+        )
         #expect(table.explain(try URI("other://x")).reason == #"no route for scheme "other""#)
     }
 
@@ -291,11 +300,13 @@ import Testing
     }
 
     @Test func honoursHostAsPathAlwaysAndNever() throws {
-        let always = try RouteTable.make([("dotted", "/example.com/x"), ("plain", "/user/:id")], options: RouteTableOptions(hostAsPath: .always))
+        let always = try RouteTable.make(
+            [("dotted", "/example.com/x"), ("plain", "/user/:id")], options: RouteTableOptions(hostAsPath: .always))
         #expect(try always.match("https://example.com/x")?.route.name == "dotted")
         #expect(try always.match("myapp://user/1")?.route.name == "plain")
 
-        let never = try RouteTable.make([("origin", "myapp://user/:id"), ("pathOnly", "/user/:id")], options: RouteTableOptions(hostAsPath: .never))
+        let never = try RouteTable.make(
+            [("origin", "myapp://user/:id"), ("pathOnly", "/user/:id")], options: RouteTableOptions(hostAsPath: .never))
         #expect(try never.match("myapp://user/1")?.route.name == "origin")
         #expect(try never.match("myapp://user/1")?.parameters["id"] == "1")
         #expect(try never.match("myapp:/user/1")?.route.name == "pathOnly")
@@ -315,7 +326,8 @@ import Testing
 
     @Test func keepsTheQueryInOrderWithRepeatedAndEmptyKeys() throws {
         let table = try RouteTable.make([("web", "myapp://web")])
-        let match = try #require(try table.match("myapp://web?url=https%3A%2F%2Fa.com%2Fx%3Fq%3D1%26r%3D2&t=a+b&t=c&flag&=v"))
+        let match = try #require(
+            try table.match("myapp://web?url=https%3A%2F%2Fa.com%2Fx%3Fq%3D1%26r%3D2&t=a+b&t=c&flag&=v"))
         #expect(match.query.first("url") == "https://a.com/x?q=1&r=2")
         #expect(match.query.all("t") == ["a b", "c"])
         #expect(match.query.last("t") == "c")
@@ -327,10 +339,12 @@ import Testing
 
     @Test func fillsDeclaredDefaultsAndConvertsQueryValues() throws {
         let table = try RouteTable(routes: [
-            Route(name: "list", pattern: "/list", parameters: [
-                ParameterDeclaration("page", type: .int, defaultValue: .int(1)),
-                ParameterDeclaration("size", type: .int),
-            ]),
+            Route(
+                name: "list", pattern: "/list",
+                parameters: [
+                    ParameterDeclaration("page", type: .int, defaultValue: .int(1)),
+                    ParameterDeclaration("size", type: .int),
+                ])
         ])
         let match = try #require(try table.match("x:/list?size=20"))
         #expect(match.value("page") == .int(1))
@@ -345,12 +359,13 @@ import Testing
 
     /// Each table's regex is its regex 0: a search that read the other trie's regexes
     /// would take the wrong route.
-    @Test(arguments: [
-        ("x:/p/42", "digits", "any"),
-        ("x:/p/ab", nil, "letters"),
-        ("x:/p/-", nil, "any"),
-        ("x:/q/1", "q", "any"),
-    ] as [(String, String?, String?)])
+    @Test(
+        arguments: [
+            ("x:/p/42", "digits", "any"),
+            ("x:/p/ab", nil, "letters"),
+            ("x:/p/-", nil, "any"),
+            ("x:/q/1", "q", "any"),
+        ] as [(String, String?, String?)])
     func matchesTwoTablesFromOneReadingAsEachAlone(_ url: String, _ here: String?, _ other: String?) throws {
         let uri = try URI(url)
         let both = Self.digits.match(uri, alsoIn: Self.letters)

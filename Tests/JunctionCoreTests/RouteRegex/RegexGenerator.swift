@@ -56,11 +56,13 @@ struct RegexGenerator {
             // backtracking reference slow, even on six scalars.
             let opening = random.pick(["(", "(?:", "(?<g\(groupNames)>"])
             groupNames += 1
-            return opening + alternation(depth: depth - 1) + ")" + random.pick(["", "", "?", "{2}", "{0,2}", "*", "+?"])
+            return opening + alternation(depth: depth - 1) + ")"
+                + random.pick(["", "", "?", "{2}", "{0,2}", "*", "+?"])
         }
         let atom = self.atom()
         if atom == "^" || atom == "$" { return atom }
-        return atom + random.pick(["", "", "", "*", "+", "?", "{2}", "{1,}", "{0,2}", "{,1}", "*?", "+?", "??", "{1,2}?"])
+        return atom
+            + random.pick(["", "", "", "*", "+", "?", "{2}", "{1,}", "{0,2}", "{,1}", "*?", "+?", "??", "{1,2}?"])
     }
 
     private mutating func atom() -> String {
@@ -71,7 +73,9 @@ struct RegexGenerator {
         case 5, 6: return characterClass()
         case 7: return random.next(below: 2) == 0 ? "^" : "$"
         default:
-            let (escape, scalar) = random.pick([(#"\."#, "."), (#"\-"#, "-"), (#"\x61"#, "a"), (#"\u{E9}"#, "é"), (#"\n"#, "\n"), (#"\("#, "(")])
+            let (escape, scalar) = random.pick([
+                (#"\."#, "."), (#"\-"#, "-"), (#"\x61"#, "a"), (#"\u{E9}"#, "é"), (#"\n"#, "\n"), (#"\("#, "("),
+            ])
             named.append(scalar)
             return escape
         }

@@ -42,6 +42,8 @@ import Testing
         #expect(hit?.parameters["p"]?.count == 10_000)
         let rejected = table.explain(try URI("myapp://k/\(Self.aaa)/end")).rejections
         #expect(rejected.count == 1)
-        #expect(rejected.first?.hasPrefix(#"route "slow" (myapp://k/:p((a+)+b)/end): parameter "p" must match /(a+)+b/, got "aaa"#) == true)
+        #expect(
+            rejected.first?.hasPrefix(
+                #"route "slow" (myapp://k/:p((a+)+b)/end): parameter "p" must match /(a+)+b/, got "aaa"#) == true)
     }
 }

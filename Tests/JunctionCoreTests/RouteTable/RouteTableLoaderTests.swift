@@ -17,12 +17,14 @@ import Testing
         #expect(route.groups == ["social", "login"])
         #expect(route.isExported)
         #expect(route.description == "A profile.")
-        #expect(route.parameters == [
-            ParameterDeclaration("id", type: .int, isRequired: true, description: "The id."),
-            ParameterDeclaration("tab", type: .string, defaultValue: .string("posts")),
-            ParameterDeclaration("compact", type: .bool),
-        ])
-        #expect(route.returns == [ParameterDeclaration("followed", type: .bool, description: "Whether the user followed.")])
+        #expect(
+            route.parameters == [
+                ParameterDeclaration("id", type: .int, isRequired: true, description: "The id."),
+                ParameterDeclaration("tab", type: .string, defaultValue: .string("posts")),
+                ParameterDeclaration("compact", type: .bool),
+            ])
+        #expect(
+            route.returns == [ParameterDeclaration("followed", type: .bool, description: "Whether the user followed.")])
         #expect(route.location?.line == 6)
         #expect(route.patternLocation == SourceLocation(file: try Self.fixture("valid.yaml"), line: 7, column: 14))
         let home = try #require(table.route(named: "home"))
@@ -62,24 +64,63 @@ import Testing
     }
 
     @Test(arguments: [
-        ("routes: [ {name: a, pattern: /a}", "t.yaml:2:1: error: not valid YAML or JSON: did not find expected ',' or ']' while parsing a flow sequence"),
+        (
+            "routes: [ {name: a, pattern: /a}",
+            "t.yaml:2:1: error: not valid YAML or JSON: did not find expected ',' or ']' while parsing a flow sequence"
+        ),
         ("", "t.yaml:1:1: error: the file is empty; a route table has \"routes:\""),
         ("options: {}", "t.yaml:1:1: error: missing \"routes:\" — the list of routes"),
         ("routes: {a: 1}", "t.yaml:1:9: error: routes must be a list (\"- …\" items)"),
         ("routes:\n  - pattern: /a", "t.yaml:2:5: error: this route has no \"name:\"; every route needs a unique name"),
         ("routes:\n  - name: a", "t.yaml:2:5: error: route \"a\" has no \"pattern:\""),
-        ("routes:\n  - name: a\n    name: b\n    pattern: /a", "t.yaml:2:5: error: duplicate key \"name\" in this mapping; keep one"),
-        ("routes:\n  - name: a\n    pattern: a/b", "t.yaml:3:14: error: invalid pattern \"a/b\": a pattern starts with \"/\" (any scheme) or \"scheme://\""),
-        ("routes:\n  - name: a\n    pattern: /a//b", "t.yaml:3:16: error: invalid pattern \"/a//b\": empty segment (\"//\"); remove the extra \"/\""),
-        ("routes:\n  - name: a\n    pattern: /a/b*", "t.yaml:3:18: error: invalid pattern \"/a/b*\": \"*\" inside a segment; \"*\" and \"**\" stand alone, \"(…)\" follows \":name\" or starts an optional group \"(/…)\""),
-        ("routes:\n  - name: a\n    pattern: /a/%zz", "t.yaml:3:17: error: invalid pattern \"/a/%zz\": invalid percent-escape in \"%zz\""),
-        ("routes:\n  - name: a\n    pattern: /a(/:x)(/:y)", "t.yaml:3:14: error: the optional groups of \"/a(/:x)(/:y)\" expand to the same pattern twice; make the groups distinct"),
-        ("routes:\n  - name: a\n    pattern: /a(b)", "t.yaml:3:16: error: invalid pattern \"/a(b)\": an optional group starts with \"/\": write \"(/segment)\""),
-        ("routes:\n  - name: a\n    pattern: /a(/b", "t.yaml:3:16: error: invalid pattern \"/a(/b\": optional group is not closed; add \")\""),
-        ("routes:\n  - name: a\n    pattern: /a/b)", "t.yaml:3:18: error: invalid pattern \"/a/b)\": unbalanced \")\"; an optional group is written \"(/segment)\""),
-        ("routes:\n  - name: a\n    pattern: myapp://u@h/x", "t.yaml:3:23: error: invalid pattern \"myapp://u@h/x\": a pattern names a scheme, a host and a path; remove the userinfo, port, query or fragment"),
-        ("routes:\n  - name: a b\n    pattern: /a", "t.yaml:2:5: error: route name \"a b\" must be non-empty and without spaces"),
-        ("routes:\n  - name: a\n    pattern: /a\n    groups: [x, {y: z}]", "t.yaml:4:17: error: each of groups must be text"),
+        (
+            "routes:\n  - name: a\n    name: b\n    pattern: /a",
+            "t.yaml:2:5: error: duplicate key \"name\" in this mapping; keep one"
+        ),
+        (
+            "routes:\n  - name: a\n    pattern: a/b",
+            "t.yaml:3:14: error: invalid pattern \"a/b\": a pattern starts with \"/\" (any scheme) or \"scheme://\""
+        ),
+        (
+            "routes:\n  - name: a\n    pattern: /a//b",
+            "t.yaml:3:16: error: invalid pattern \"/a//b\": empty segment (\"//\"); remove the extra \"/\""
+        ),
+        (
+            "routes:\n  - name: a\n    pattern: /a/b*",
+            "t.yaml:3:18: error: invalid pattern \"/a/b*\": \"*\" inside a segment; \"*\" and \"**\" stand alone, \"(…)\" follows \":name\" or starts an optional group \"(/…)\""
+        ),
+        (
+            "routes:\n  - name: a\n    pattern: /a/%zz",
+            "t.yaml:3:17: error: invalid pattern \"/a/%zz\": invalid percent-escape in \"%zz\""
+        ),
+        (
+            "routes:\n  - name: a\n    pattern: /a(/:x)(/:y)",
+            "t.yaml:3:14: error: the optional groups of \"/a(/:x)(/:y)\" expand to the same pattern twice; make the groups distinct"
+        ),
+        (
+            "routes:\n  - name: a\n    pattern: /a(b)",
+            "t.yaml:3:16: error: invalid pattern \"/a(b)\": an optional group starts with \"/\": write \"(/segment)\""
+        ),
+        (
+            "routes:\n  - name: a\n    pattern: /a(/b",
+            "t.yaml:3:16: error: invalid pattern \"/a(/b\": optional group is not closed; add \")\""
+        ),
+        (
+            "routes:\n  - name: a\n    pattern: /a/b)",
+            "t.yaml:3:18: error: invalid pattern \"/a/b)\": unbalanced \")\"; an optional group is written \"(/segment)\""
+        ),
+        (
+            "routes:\n  - name: a\n    pattern: myapp://u@h/x",
+            "t.yaml:3:23: error: invalid pattern \"myapp://u@h/x\": a pattern names a scheme, a host and a path; remove the userinfo, port, query or fragment"
+        ),
+        (
+            "routes:\n  - name: a b\n    pattern: /a",
+            "t.yaml:2:5: error: route name \"a b\" must be non-empty and without spaces"
+        ),
+        (
+            "routes:\n  - name: a\n    pattern: /a\n    groups: [x, {y: z}]",
+            "t.yaml:4:17: error: each of groups must be text"
+        ),
     ])
     func explainsEachKindOfMistake(_ text: String, _ expected: String) {
         let error = #expect(throws: RouteTableError.self) { try RouteTable.load(text: text, file: "t.yaml") }
@@ -92,11 +133,16 @@ import Testing
     @Test func refusesYAMLAliasesAtTheFirstOne() {
         var yaml = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
         for level in 1...9 {
-            yaml += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]\n"
+            yaml +=
+                "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
+                + "]\n"
         }
         yaml += "routes:\n  ? *a9\n  : 1\n"
         let error = #expect(throws: RouteTableError.self) { try RouteTable.load(text: yaml, file: "bomb.yaml") }
-        #expect(error?.description == #"bomb.yaml:2:10: error: YAML aliases ("*name") are not allowed in a route table; write the value out (and quote text that starts with "*")"#)
+        #expect(
+            error?.description
+                == #"bomb.yaml:2:10: error: YAML aliases ("*name") are not allowed in a route table; write the value out (and quote text that starts with "*")"#
+        )
     }
 
     @Test(arguments: [
@@ -104,7 +150,8 @@ import Testing
         ("pattern: /b/*/c", false), ("pattern: /b/**", false), ("a: '*x'", false), ("a: \"*x\"", false),
         ("a: x # *x", false), ("a: |\n  *x\n  *y\nb: 1", false), ("a: >-\n  *x\n", false), ("a: 'it''s *x'", false),
         ("description: rate *high*", false), ("a: \"q\\\" *x\"", false), ("a: b*c", false),
-        ("a: it's\nb: *x", true),  // regression: an apostrophe inside text opened the old scanner's quote and hid the alias
+        // Regression: an apostrophe inside text opened the old scanner's quote and hid the alias.
+        ("a: it's\nb: *x", true),
     ])
     func tellsAliasesFromStarsInText(_ text: String, _ isAlias: Bool) {
         var yaml = YAMLReader(file: "t.yaml", document: "a route table")
@@ -114,7 +161,9 @@ import Testing
     }
 
     @Test func namesAMissingFile() {
-        let error = #expect(throws: RouteTableError.self) { try RouteTable.load(contentsOf: "/nonexistent/routes.yaml") }
+        let error = #expect(throws: RouteTableError.self) {
+            try RouteTable.load(contentsOf: "/nonexistent/routes.yaml")
+        }
         #expect(error?.description.hasPrefix("route table: error: cannot read /nonexistent/routes.yaml") == true)
     }
 
@@ -122,9 +171,10 @@ import Testing
         let error = #expect(throws: RouteTableError.self) {
             try RouteTable.load(text: "routes:\n  - name: a\n    pattern: /a/:n(a{2,1})", file: "t.yaml")
         }
-        #expect(error?.diagnostics.map(\.description) == [
-            #"t.yaml:3:21: error: invalid pattern "/a/:n(a{2,1})": regex "a{2,1}" of parameter "n": repetition "{2,1}" at offset 1 has its minimum above its maximum; write "{1,2}""#,
-        ])
+        #expect(
+            error?.diagnostics.map(\.description) == [
+                #"t.yaml:3:21: error: invalid pattern "/a/:n(a{2,1})": regex "a{2,1}" of parameter "n": repetition "{2,1}" at offset 1 has its minimum above its maximum; write "{1,2}""#
+            ])
     }
 
     /// Patterns that differ only where the table's comparison of shapes could blur them:
@@ -132,7 +182,8 @@ import Testing
     /// (precomposed "é" and "e" + U+0301 are different segments).
     @Test(arguments: [
         ["/a/*/*", "/a/**"], ["/a/:x", "/a/:y([0-9]+)"], ["/a/:x([0-9]+)", "/a/:y([0-9]*)"], ["/a/:x", "/a/x"],
-        ["/caf%C3%A9", "/cafe%CC%81"], ["myapp://a/b", "/a/b"], ["https://x.com/a", "https://y.com/a"], ["/a/b c", "/a/b/c"],
+        ["/caf%C3%A9", "/cafe%CC%81"], ["myapp://a/b", "/a/b"], ["https://x.com/a", "https://y.com/a"],
+        ["/a/b c", "/a/b/c"],
     ])
     func acceptsPatternsOfDifferentShapes(_ patterns: [String]) throws {
         let table = try RouteTable(routes: patterns.enumerated().map { Route(name: "r\($0)", pattern: $1) })
@@ -169,12 +220,15 @@ import Testing
         let error = #expect(throws: RouteTableError.self) {
             try RouteTable(routes: [
                 Route(name: "x", pattern: "/x", parameters: [ParameterDeclaration("p"), ParameterDeclaration("p")]),
-                Route(name: "y", pattern: "/y", parameters: [ParameterDeclaration("q", type: .int, defaultValue: .string("1"))]),
+                Route(
+                    name: "y", pattern: "/y",
+                    parameters: [ParameterDeclaration("q", type: .int, defaultValue: .string("1"))]),
             ])
         }
-        #expect(error?.description == """
-            route "x": error: parameter "p" is declared twice; keep one declaration
-            route "y": error: default 1 of parameter "q" is not int
-            """)
+        #expect(
+            error?.description == """
+                route "x": error: parameter "p" is declared twice; keep one declaration
+                route "y": error: default 1 of parameter "q" is not int
+                """)
     }
 }

@@ -2,23 +2,24 @@ import JunctionCore
 import Testing
 
 @Suite struct PercentDecodingTests {
-    @Test(arguments: [
-        ("myapp://a/caf%C3%A9", ["café"]),
-        ("myapp://a/caf%c3%a9", ["café"]),
-        ("myapp://a/%E4%BD%A0%E5%A5%BD", ["你好"]),
-        ("myapp://a/%F0%9F%98%80", ["😀"]),
-        ("myapp://a/%F4%8F%BF%BF", ["\u{10FFFF}"]),
-        ("myapp://a/%EF%BF%BD", ["\u{FFFD}"]),
-        ("myapp://a/%20", [" "]),
-        ("myapp://a/%25", ["%"]),
-        ("myapp://a/%2525", ["%25"]),
-        ("myapp://a/a%2Fb", ["a/b"]),
-        ("myapp://a/a%2fb/c", ["a/b", "c"]),
-        ("myapp://a/%2B", ["+"]),
-        ("myapp://a/+", ["+"]),
-        ("myapp://a/caf%C3%A9-é", ["café-é"]),
-        ("myapp://a/%41%42%43", ["ABC"]),
-    ] as [(String, [String])])
+    @Test(
+        arguments: [
+            ("myapp://a/caf%C3%A9", ["café"]),
+            ("myapp://a/caf%c3%a9", ["café"]),
+            ("myapp://a/%E4%BD%A0%E5%A5%BD", ["你好"]),
+            ("myapp://a/%F0%9F%98%80", ["😀"]),
+            ("myapp://a/%F4%8F%BF%BF", ["\u{10FFFF}"]),
+            ("myapp://a/%EF%BF%BD", ["\u{FFFD}"]),
+            ("myapp://a/%20", [" "]),
+            ("myapp://a/%25", ["%"]),
+            ("myapp://a/%2525", ["%25"]),
+            ("myapp://a/a%2Fb", ["a/b"]),
+            ("myapp://a/a%2fb/c", ["a/b", "c"]),
+            ("myapp://a/%2B", ["+"]),
+            ("myapp://a/+", ["+"]),
+            ("myapp://a/caf%C3%A9-é", ["café-é"]),
+            ("myapp://a/%41%42%43", ["ABC"]),
+        ] as [(String, [String])])
     func decodesEachPathSegmentOnce(input: String, segments: [String]) throws {
         #expect(try URI(input).pathSegments == segments)
     }
@@ -102,7 +103,8 @@ import Testing
 
     @Test func namesTheBytesThatAreNotUTF8InTheMessage() {
         let error = #expect(throws: URIError.self) { try URI("myapp://a/%C3%28/x") }
-        #expect(error?.description
-            == #"percent-escapes that do not decode to UTF-8 from "%C3%28/x" at offset 10 in "myapp://a/%C3%28/x""#)
+        #expect(
+            error?.description
+                == #"percent-escapes that do not decode to UTF-8 from "%C3%28/x" at offset 10 in "myapp://a/%C3%28/x""#)
     }
 }

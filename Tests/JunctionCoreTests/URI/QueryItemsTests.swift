@@ -4,41 +4,54 @@ import Testing
 @Suite struct QueryItemsTests {
     typealias Item = QueryItems.Item
 
-    @Test(arguments: [
-        ("myapp://a", []),
-        ("myapp://a?", []),
-        ("myapp://a?&&", []),
-        ("myapp://a?#x=1", []),
-        ("myapp://a#x?y=1", []),
-        ("myapp://a?a=1&a=2&b&=x&&c=", [
-            Item(name: "a", value: "1"), Item(name: "a", value: "2"), Item(name: "b", value: ""),
-            Item(name: "", value: "x"), Item(name: "c", value: ""),
-        ]),
-        ("myapp://a?=", [Item(name: "", value: "")]),
-        ("myapp://a?a==b", [Item(name: "a", value: "=b")]),
-        ("myapp://a?a=1&", [Item(name: "a", value: "1")]),
-        ("myapp://a?&a=1", [Item(name: "a", value: "1")]),
-        ("myapp://a?q=a+b", [Item(name: "q", value: "a b")]),
-        ("myapp://a?a+b=c+d", [Item(name: "a b", value: "c d")]),
-        ("myapp://a?q=a%2Bb", [Item(name: "q", value: "a+b")]),
-        ("myapp://a?q=a%20b", [Item(name: "q", value: "a b")]),
-        ("myapp://a?k%3D=v%26w", [Item(name: "k=", value: "v&w")]),
-        ("myapp://a?k=%E4%BD%A0%E5%A5%BD", [Item(name: "k", value: "你好")]),
-        ("myapp://a?k=你好", [Item(name: "k", value: "你好")]),
-        ("myapp://a?x=1?y=2", [Item(name: "x", value: "1?y=2")]),
-        ("myapp://a?x=1#y=2", [Item(name: "x", value: "1")]),
-        ("?q=1", [Item(name: "q", value: "1")]),
-        ("myapp://open?url=https%3A%2F%2Fexample.com%2Fa%3Fb%3D1%26c%3D2", [
-            Item(name: "url", value: "https://example.com/a?b=1&c=2"),
-        ]),
-        ("myapp://open?url=https://example.com/a?b=1", [
-            Item(name: "url", value: "https://example.com/a?b=1"),
-        ]),
-        // A raw "&" ends the nested URL: the sender should have encoded it.
-        ("myapp://open?url=https://example.com/a?b=1&c=2", [
-            Item(name: "url", value: "https://example.com/a?b=1"), Item(name: "c", value: "2"),
-        ]),
-    ] as [(String, [Item])])
+    @Test(
+        arguments: [
+            ("myapp://a", []),
+            ("myapp://a?", []),
+            ("myapp://a?&&", []),
+            ("myapp://a?#x=1", []),
+            ("myapp://a#x?y=1", []),
+            (
+                "myapp://a?a=1&a=2&b&=x&&c=",
+                [
+                    Item(name: "a", value: "1"), Item(name: "a", value: "2"), Item(name: "b", value: ""),
+                    Item(name: "", value: "x"), Item(name: "c", value: ""),
+                ]
+            ),
+            ("myapp://a?=", [Item(name: "", value: "")]),
+            ("myapp://a?a==b", [Item(name: "a", value: "=b")]),
+            ("myapp://a?a=1&", [Item(name: "a", value: "1")]),
+            ("myapp://a?&a=1", [Item(name: "a", value: "1")]),
+            ("myapp://a?q=a+b", [Item(name: "q", value: "a b")]),
+            ("myapp://a?a+b=c+d", [Item(name: "a b", value: "c d")]),
+            ("myapp://a?q=a%2Bb", [Item(name: "q", value: "a+b")]),
+            ("myapp://a?q=a%20b", [Item(name: "q", value: "a b")]),
+            ("myapp://a?k%3D=v%26w", [Item(name: "k=", value: "v&w")]),
+            ("myapp://a?k=%E4%BD%A0%E5%A5%BD", [Item(name: "k", value: "你好")]),
+            ("myapp://a?k=你好", [Item(name: "k", value: "你好")]),
+            ("myapp://a?x=1?y=2", [Item(name: "x", value: "1?y=2")]),
+            ("myapp://a?x=1#y=2", [Item(name: "x", value: "1")]),
+            ("?q=1", [Item(name: "q", value: "1")]),
+            (
+                "myapp://open?url=https%3A%2F%2Fexample.com%2Fa%3Fb%3D1%26c%3D2",
+                [
+                    Item(name: "url", value: "https://example.com/a?b=1&c=2")
+                ]
+            ),
+            (
+                "myapp://open?url=https://example.com/a?b=1",
+                [
+                    Item(name: "url", value: "https://example.com/a?b=1")
+                ]
+            ),
+            // A raw "&" ends the nested URL: the sender should have encoded it.
+            (
+                "myapp://open?url=https://example.com/a?b=1&c=2",
+                [
+                    Item(name: "url", value: "https://example.com/a?b=1"), Item(name: "c", value: "2"),
+                ]
+            ),
+        ] as [(String, [Item])])
     func splitsTheQueryIntoDecodedItems(input: String, items: [Item]) throws {
         #expect(try URI(input).query.items == items)
     }

@@ -137,12 +137,17 @@ import Testing
 
     @Test func describesAnInvalidScheme() {
         let error = #expect(throws: URIError.self) { try URI("1abc:x") }
-        #expect(error?.description == #"invalid scheme "1abc" (a scheme is a letter followed by letters, digits, "+", "-" or ".") at offset 0 in "1abc:x""#)
+        #expect(
+            error?.description
+                == #"invalid scheme "1abc" (a scheme is a letter followed by letters, digits, "+", "-" or ".") at offset 0 in "1abc:x""#
+        )
     }
 
     @Test func describesAnInvalidPort() {
         let error = #expect(throws: URIError.self) { try URI("http://a:99999/") }
-        #expect(error?.description == #"invalid port "99999" (a port is a number from 0 to 65535) at offset 9 in "http://a:99999/""#)
+        #expect(
+            error?.description
+                == #"invalid port "99999" (a port is a number from 0 to 65535) at offset 9 in "http://a:99999/""#)
     }
 
     @Test func describesAnInvalidHostCharacter() {
@@ -157,7 +162,8 @@ import Testing
 
     @Test func describesADisallowedCharacterInStrictMode() {
         let error = #expect(throws: URIError.self) { try URI("myapp://search/你好", mode: .strict) }
-        #expect(error?.description == #"character not allowed here by RFC 3986 "你" at offset 15 in "myapp://search/你好""#)
+        #expect(
+            error?.description == #"character not allowed here by RFC 3986 "你" at offset 15 in "myapp://search/你好""#)
     }
 
     @Test func escapesControlCharactersSoAMessageCannotForgeALogLine() {

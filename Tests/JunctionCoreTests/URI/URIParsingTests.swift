@@ -21,33 +21,43 @@ import Testing
     }
 
     static let deepLinks: [Case] = [
-        Case(input: "myapp://user/42?tab=posts#top", scheme: "myapp", host: "user",
-             path: "/42", segments: ["42"], query: "tab=posts", fragment: "top"),
+        Case(
+            input: "myapp://user/42?tab=posts#top", scheme: "myapp", host: "user",
+            path: "/42", segments: ["42"], query: "tab=posts", fragment: "top"),
         // IP literals
-        Case(input: "http://[::1]:8080/x", scheme: "http", host: "::1", hostKind: .ipv6, port: 8080,
-             path: "/x", segments: ["x"]),
-        Case(input: "http://[fe80::1%25en0]/", scheme: "http", host: "fe80::1%en0", hostKind: .ipv6,
-             path: "/", segments: [""]),
-        Case(input: "http://[2001:db8::7]/", scheme: "http", host: "2001:db8::7", hostKind: .ipv6,
-             path: "/", segments: [""]),
-        Case(input: "http://[2001:DB8::7]/", scheme: "http", host: "2001:db8::7", hostKind: .ipv6,
-             path: "/", segments: [""]),
-        Case(input: "http://[v7.fe:ok]/", scheme: "http", host: "v7.fe:ok", hostKind: .ipvFuture,
-             path: "/", segments: [""]),
-        Case(input: "http://u@[::1]:80/", scheme: "http", userinfo: "u", host: "::1", hostKind: .ipv6, port: 80,
-             path: "/", segments: [""]),
+        Case(
+            input: "http://[::1]:8080/x", scheme: "http", host: "::1", hostKind: .ipv6, port: 8080,
+            path: "/x", segments: ["x"]),
+        Case(
+            input: "http://[fe80::1%25en0]/", scheme: "http", host: "fe80::1%en0", hostKind: .ipv6,
+            path: "/", segments: [""]),
+        Case(
+            input: "http://[2001:db8::7]/", scheme: "http", host: "2001:db8::7", hostKind: .ipv6,
+            path: "/", segments: [""]),
+        Case(
+            input: "http://[2001:DB8::7]/", scheme: "http", host: "2001:db8::7", hostKind: .ipv6,
+            path: "/", segments: [""]),
+        Case(
+            input: "http://[v7.fe:ok]/", scheme: "http", host: "v7.fe:ok", hostKind: .ipvFuture,
+            path: "/", segments: [""]),
+        Case(
+            input: "http://u@[::1]:80/", scheme: "http", userinfo: "u", host: "::1", hostKind: .ipv6, port: 80,
+            path: "/", segments: [""]),
         // IPv4 or registered name
         Case(input: "http://1.2.3.4/", scheme: "http", host: "1.2.3.4", hostKind: .ipv4, path: "/", segments: [""]),
         Case(input: "http://01.2.3.4/", scheme: "http", host: "01.2.3.4", path: "/", segments: [""]),
         Case(input: "http://256.1.1.1/", scheme: "http", host: "256.1.1.1", path: "/", segments: [""]),
         // userinfo
-        Case(input: "myapp://u:p%40ss@host/", scheme: "myapp", userinfo: "u:p@ss", host: "host",
-             path: "/", segments: [""]),
-        Case(input: "http://evil.com@good.com/", scheme: "http", userinfo: "evil.com", host: "good.com",
-             path: "/", segments: [""]),
+        Case(
+            input: "myapp://u:p%40ss@host/", scheme: "myapp", userinfo: "u:p@ss", host: "host",
+            path: "/", segments: [""]),
+        Case(
+            input: "http://evil.com@good.com/", scheme: "http", userinfo: "evil.com", host: "good.com",
+            path: "/", segments: [""]),
         Case(input: "http://@a/", scheme: "http", userinfo: "", host: "a", path: "/", segments: [""]),
-        Case(input: "http://a@b@host/", scheme: "http", userinfo: "a@b", host: "host", path: "/", segments: [""],
-             isStrictlyValid: false),
+        Case(
+            input: "http://a@b@host/", scheme: "http", userinfo: "a@b", host: "host", path: "/", segments: [""],
+            isStrictlyValid: false),
         // ports
         Case(input: "http://a:/", scheme: "http", host: "a", path: "/", segments: [""]),
         Case(input: "http://a:0/", scheme: "http", host: "a", port: 0, path: "/", segments: [""]),
@@ -57,8 +67,9 @@ import Testing
         Case(input: "myapp:///user/42", scheme: "myapp", host: "", path: "/user/42", segments: ["user", "42"]),
         Case(input: "myapp:user/42", scheme: "myapp", path: "user/42", segments: ["user", "42"]),
         Case(input: "file:///etc/hosts", scheme: "file", host: "", path: "/etc/hosts", segments: ["etc", "hosts"]),
-        Case(input: "mailto:someone@example.com", scheme: "mailto", path: "someone@example.com",
-             segments: ["someone@example.com"]),
+        Case(
+            input: "mailto:someone@example.com", scheme: "mailto", path: "someone@example.com",
+            segments: ["someone@example.com"]),
         Case(input: "urn:isbn:0451450523", scheme: "urn", path: "isbn:0451450523", segments: ["isbn:0451450523"]),
         Case(input: "myapp:", scheme: "myapp"),
         // relative references
@@ -81,32 +92,39 @@ import Testing
         Case(input: "http://a/?#", scheme: "http", host: "a", path: "/", segments: [""], query: "", fragment: ""),
         Case(input: "myapp://app?a=1&a=2&b&=x&&c=", scheme: "myapp", host: "app", query: "a=1&a=2&b&=x&&c="),
         Case(input: "myapp://app#/user/42?x=1", scheme: "myapp", host: "app", fragment: "/user/42?x=1"),
-        Case(input: "http://a?x=1#y?z#w", scheme: "http", host: "a", query: "x=1", fragment: "y?z#w",
-             isStrictlyValid: false),
+        Case(
+            input: "http://a?x=1#y?z#w", scheme: "http", host: "a", query: "x=1", fragment: "y?z#w",
+            isStrictlyValid: false),
         Case(input: "myapp://a#caf%C3%A9", scheme: "myapp", host: "a", fragment: "café"),
         // decoding per segment
         Case(input: "myapp://a/caf%C3%A9", scheme: "myapp", host: "a", path: "/caf%C3%A9", segments: ["café"]),
         Case(input: "myapp://a/caf%c3%a9", scheme: "myapp", host: "a", path: "/caf%c3%a9", segments: ["café"]),
-        Case(input: "myapp://search/你好", scheme: "myapp", host: "search", path: "/你好", segments: ["你好"],
-             isStrictlyValid: false),
+        Case(
+            input: "myapp://search/你好", scheme: "myapp", host: "search", path: "/你好", segments: ["你好"],
+            isStrictlyValid: false),
         Case(input: "myapp://a/x%2Fy/z", scheme: "myapp", host: "a", path: "/x%2Fy/z", segments: ["x/y", "z"]),
         Case(input: "myapp://a/1%2B1", scheme: "myapp", host: "a", path: "/1%2B1", segments: ["1+1"]),
         Case(input: "myapp://a/1+1", scheme: "myapp", host: "a", path: "/1+1", segments: ["1+1"]),
         Case(input: "myapp://a/%20+%2B", scheme: "myapp", host: "a", path: "/%20+%2B", segments: [" ++"]),
-        Case(input: "myapp://app/open/https%3A%2F%2Fexample.com%2Fx", scheme: "myapp", host: "app",
-             path: "/open/https%3A%2F%2Fexample.com%2Fx", segments: ["open", "https://example.com/x"]),
-        Case(input: "myapp://app/open?url=https://example.com/a?b=1", scheme: "myapp", host: "app",
-             path: "/open", segments: ["open"], query: "url=https://example.com/a?b=1"),
+        Case(
+            input: "myapp://app/open/https%3A%2F%2Fexample.com%2Fx", scheme: "myapp", host: "app",
+            path: "/open/https%3A%2F%2Fexample.com%2Fx", segments: ["open", "https://example.com/x"]),
+        Case(
+            input: "myapp://app/open?url=https://example.com/a?b=1", scheme: "myapp", host: "app",
+            path: "/open", segments: ["open"], query: "url=https://example.com/a?b=1"),
         // case folding: scheme and host only
-        Case(input: "MyApp://Example.COM/Path", scheme: "myapp", host: "example.com", path: "/Path", segments: ["Path"]),
+        Case(
+            input: "MyApp://Example.COM/Path", scheme: "myapp", host: "example.com", path: "/Path", segments: ["Path"]),
         Case(input: "HTTP://A/", scheme: "http", host: "a", path: "/", segments: [""]),
         Case(input: "http://%61%62.com/", scheme: "http", host: "ab.com", path: "/", segments: [""]),
         Case(input: "a+b-c.d:x", scheme: "a+b-c.d", path: "x", segments: ["x"]),
         // lenient extras
-        Case(input: "http://bücher.de/", scheme: "http", host: "bücher.de", path: "/", segments: [""],
-             isStrictlyValid: false),
-        Case(input: "myapp://a/b c?q=a b#x y", scheme: "myapp", host: "a", path: "/b c", segments: ["b c"],
-             query: "q=a b", fragment: "x y", isStrictlyValid: false),
+        Case(
+            input: "http://bücher.de/", scheme: "http", host: "bücher.de", path: "/", segments: [""],
+            isStrictlyValid: false),
+        Case(
+            input: "myapp://a/b c?q=a b#x y", scheme: "myapp", host: "a", path: "/b c", segments: ["b c"],
+            query: "q=a b", fragment: "x y", isStrictlyValid: false),
     ]
 
     @Test(arguments: deepLinks)
@@ -181,19 +199,20 @@ import Testing
         #expect(uri.hostKind == .registeredName)
     }
 
-    @Test(arguments: [
-        ("", []),
-        ("/", [""]),
-        ("/a/b/", ["a", "b", ""]),
-        ("a/b", ["a", "b"]),
-        ("a", ["a"]),
-        ("a/", ["a", ""]),
-        ("/a//b", ["a", "", "b"]),
-        ("s://h", []),
-        ("s://h/", [""]),
-        ("s://h//x//", ["", "x", "", ""]),
-        ("s:a/b", ["a", "b"]),
-    ] as [(String, [String])])
+    @Test(
+        arguments: [
+            ("", []),
+            ("/", [""]),
+            ("/a/b/", ["a", "b", ""]),
+            ("a/b", ["a", "b"]),
+            ("a", ["a"]),
+            ("a/", ["a", ""]),
+            ("/a//b", ["a", "", "b"]),
+            ("s://h", []),
+            ("s://h/", [""]),
+            ("s://h//x//", ["", "x", "", ""]),
+            ("s:a/b", ["a", "b"]),
+        ] as [(String, [String])])
     func splitsThePathIntoSegmentsAfterOneLeadingSlash(input: String, segments: [String]) throws {
         #expect(try URI(input).pathSegments == segments)
     }

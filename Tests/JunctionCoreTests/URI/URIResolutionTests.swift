@@ -70,20 +70,21 @@ import Testing
         #expect(base.resolving(try URI(reference)) == (try base.resolving(reference)))
     }
 
-    @Test(arguments: [
-        ("myapp://app/user/42", "../settings", "myapp://app/settings"),
-        ("myapp://app/user/42", "43?tab=posts", "myapp://app/user/43?tab=posts"),
-        ("myapp://app/user/42?tab=posts", "#top", "myapp://app/user/42?tab=posts#top"),
-        ("myapp://app", "user/42", "myapp://app/user/42"),
-        ("myapp://app", "?x=1", "myapp://app?x=1"),
-        ("myapp:///user/42", "43", "myapp:///user/43"),
-        ("myapp:user/42", "43", "myapp:user/43"),
-        ("http://a/b/c/d;p?q", "//u@h:81/x/../y", "http://u@h:81/y"),
-        ("http://a/b/c/d;p?q", "HTTPS://A/./x", "HTTPS://A/x"),
-        ("http://a/b/c/d;p?q", "caf%C3%A9/../%41", "http://a/b/c/%41"),
-        ("http://a/b/c/d;p?q", "..//g", "http://a/b//g"),
-        ("http://a/b/c/d;p?q", "/..//g", "http://a//g"),
-    ] as [(String, String, String)])
+    @Test(
+        arguments: [
+            ("myapp://app/user/42", "../settings", "myapp://app/settings"),
+            ("myapp://app/user/42", "43?tab=posts", "myapp://app/user/43?tab=posts"),
+            ("myapp://app/user/42?tab=posts", "#top", "myapp://app/user/42?tab=posts#top"),
+            ("myapp://app", "user/42", "myapp://app/user/42"),
+            ("myapp://app", "?x=1", "myapp://app?x=1"),
+            ("myapp:///user/42", "43", "myapp:///user/43"),
+            ("myapp:user/42", "43", "myapp:user/43"),
+            ("http://a/b/c/d;p?q", "//u@h:81/x/../y", "http://u@h:81/y"),
+            ("http://a/b/c/d;p?q", "HTTPS://A/./x", "HTTPS://A/x"),
+            ("http://a/b/c/d;p?q", "caf%C3%A9/../%41", "http://a/b/c/%41"),
+            ("http://a/b/c/d;p?q", "..//g", "http://a/b//g"),
+            ("http://a/b/c/d;p?q", "/..//g", "http://a//g"),
+        ] as [(String, String, String)])
     func resolvesDeepLinkReferences(base: String, reference: String, target: String) throws {
         #expect(try URI(base).resolving(reference).string == target)
     }
@@ -109,15 +110,16 @@ import Testing
     /// mark is one Character, so such a "/" was no delimiter. Against a base without an
     /// authority, "/..//\u{301} x" then came out as "a://\u{301} x", which does not parse,
     /// and `resolving` stopped the process.
-    @Test(arguments: [
-        ("http://a/b/c/d;p?q", "../\u{301}x", "http://a/b/\u{301}x"),
-        ("http://a/b/c/d;p?q", "./\u{301}", "http://a/b/c/\u{301}"),
-        ("http://a/b/c/d;p?q", "/\u{301}x", "http://a/\u{301}x"),
-        ("http://a/b/c/d;p?q", "g/.\u{301}/..\u{301}", "http://a/b/c/g/.\u{301}/..\u{301}"),
-        ("http://a/b/\u{301}", "g", "http://a/b/g"),
-        ("a:/b", "/..//\u{301}x", "a:/.//\u{301}x"),
-        ("a:/b", "/..//\u{301} x", "a:/.//\u{301} x"),
-    ] as [(String, String, String)])
+    @Test(
+        arguments: [
+            ("http://a/b/c/d;p?q", "../\u{301}x", "http://a/b/\u{301}x"),
+            ("http://a/b/c/d;p?q", "./\u{301}", "http://a/b/c/\u{301}"),
+            ("http://a/b/c/d;p?q", "/\u{301}x", "http://a/\u{301}x"),
+            ("http://a/b/c/d;p?q", "g/.\u{301}/..\u{301}", "http://a/b/c/g/.\u{301}/..\u{301}"),
+            ("http://a/b/\u{301}", "g", "http://a/b/g"),
+            ("a:/b", "/..//\u{301}x", "a:/.//\u{301}x"),
+            ("a:/b", "/..//\u{301} x", "a:/.//\u{301} x"),
+        ] as [(String, String, String)])
     func treatsASlashBeforeACombiningMarkAsADelimiter(base: String, reference: String, target: String) throws {
         let resolved = try URI(base).resolving(reference)
         #expect(Array(resolved.string.unicodeScalars) == Array(target.unicodeScalars))

@@ -11,15 +11,16 @@ import JunctionTestSupport
 
     static let starts = ["", "", "http://", "myapp://", "MyApp:", "//", "/", "?", "#", "HTTP://u:p@", "s:"]
 
-    static let tokens: [String] = Array("abcXYZ019-._~:/?#[]@!$&'()*+,;=% \"<>{}|\\^`").map(String.init) + [
-        "é", "你", "😀", "\u{301}", "/\u{301}", ".\u{301}", ":\u{301}", "\t", "\n", "\r", "\u{0}", "\u{7F}",
-        "%41", "%2F", "%2f", "%2B", "%25", "%C3%A9", "%E4%BD%A0", "%F0%9F%98%80",
-        "%zz", "%4", "%C3", "%ED%A0%80", "%C0%AF", "%F4%90%80%80",
-        "//", "..", ".", "./", "../", "/./", "/../", "/..", "/.",
-        "[::1]", "[v7.x]", "[fe80::1%25en0]", "[1:2:3]", "[", "]",
-        "http:", "myapp://", "HTTP://", ":8080", ":", ":99999", "@", "u:p@",
-        "?a=1&b=2", "&", "=", "+", "#frag", "1.2.3.4", "256.0.0.1", "localhost",
-    ]
+    static let tokens: [String] =
+        Array("abcXYZ019-._~:/?#[]@!$&'()*+,;=% \"<>{}|\\^`").map(String.init) + [
+            "é", "你", "😀", "\u{301}", "/\u{301}", ".\u{301}", ":\u{301}", "\t", "\n", "\r", "\u{0}", "\u{7F}",
+            "%41", "%2F", "%2f", "%2B", "%25", "%C3%A9", "%E4%BD%A0", "%F0%9F%98%80",
+            "%zz", "%4", "%C3", "%ED%A0%80", "%C0%AF", "%F4%90%80%80",
+            "//", "..", ".", "./", "../", "/./", "/../", "/..", "/.",
+            "[::1]", "[v7.x]", "[fe80::1%25en0]", "[1:2:3]", "[", "]",
+            "http:", "myapp://", "HTTP://", ":8080", ":", ":99999", "@", "u:p@",
+            "?a=1&b=2", "&", "=", "+", "#frag", "1.2.3.4", "256.0.0.1", "localhost",
+        ]
 
     static func randomInput(_ rng: inout SplitMix64) -> String {
         if rng.next(below: 5) == 0 {
@@ -36,7 +37,10 @@ import JunctionTestSupport
 
     @Test func generatorReplaysTheReferenceSequence() {
         var rng = SplitMix64(seed: 0)
-        #expect([rng.next(), rng.next(), rng.next()] == [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F])
+        #expect(
+            [rng.next(), rng.next(), rng.next()] == [
+                0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F,
+            ])
     }
 
     @Test func neverCrashesAndEveryParsedURIHoldsTogether() throws {
@@ -115,14 +119,16 @@ import JunctionTestSupport
         // Resolution yields a URI that re-parses the same way, with its dot-segments gone.
         let target = base.resolving(uri)
         if let again = try? URI(target.string) {
-            require(again.hasAuthority == target.hasAuthority && again.percentEncodedPath == target.percentEncodedPath,
-                    "resolved \(target.string.debugDescription) re-parses differently")
+            require(
+                again.hasAuthority == target.hasAuthority && again.percentEncodedPath == target.percentEncodedPath,
+                "resolved \(target.string.debugDescription) re-parses differently")
         } else {
             require(false, "resolved \(target.string.debugDescription) does not re-parse")
         }
         require(target.isAbsolute, "resolved target is not absolute")
-        require(target.hasAuthority == (uri.hasAuthority || (uri.scheme == nil && base.hasAuthority)),
-                "resolution against \(base) gained or lost an authority")
+        require(
+            target.hasAuthority == (uri.hasAuthority || (uri.scheme == nil && base.hasAuthority)),
+            "resolution against \(base) gained or lost an authority")
         require(target.percentEncodedFragment == uri.percentEncodedFragment, "resolution lost the fragment")
         if target.hasAuthority {
             let path = target.percentEncodedPath

@@ -29,7 +29,9 @@ import Testing
 
     @Test func spreadsTheSameIdsIndependentlyPerKey() {
         let ids = (0..<20_000).map { "u\($0)" }
-        let both = ids.filter { Rollout.includes(key: "a", id: $0, percent: 50) && Rollout.includes(key: "b", id: $0, percent: 50) }.count
+        let both = ids.filter {
+            Rollout.includes(key: "a", id: $0, percent: 50) && Rollout.includes(key: "b", id: $0, percent: 50)
+        }.count
         #expect((4_600...5_400).contains(both), "\(both)")
     }
 

@@ -26,7 +26,10 @@ import Testing
         #expect(SemanticVersion(a) == SemanticVersion(b))
     }
 
-    @Test(arguments: ["", "v1.0.0", "1.0.0.0", "01.2.3", "1.02.3", "1..3", "1.2.3-", "1.2.3-01", "1.2.3-a..b", "1.2.3+", "a.b.c", "-1.0.0", "1.2.3 "])
+    @Test(arguments: [
+        "", "v1.0.0", "1.0.0.0", "01.2.3", "1.02.3", "1..3", "1.2.3-", "1.2.3-01", "1.2.3-a..b", "1.2.3+", "a.b.c",
+        "-1.0.0", "1.2.3 ",
+    ])
     func refusesWhatIsNotAVersion(_ text: String) {
         #expect(SemanticVersion(text) == nil)
     }

@@ -19,7 +19,10 @@ import Testing
     func refusesAnAliasWhereTheParserMeetsIt(_ text: String, _ place: String) {
         let (root, diagnostics) = compose(text)
         #expect(root == nil)
-        #expect(diagnostics == [#"\#(place): error: YAML aliases ("*name") are not allowed in a route table; write the value out (and quote text that starts with "*")"#])
+        #expect(
+            diagnostics == [
+                #"\#(place): error: YAML aliases ("*name") are not allowed in a route table; write the value out (and quote text that starts with "*")"#
+            ])
     }
 
     @Test func acceptsAnAnchorThatNoAliasUses() {
@@ -29,10 +32,19 @@ import Testing
     }
 
     @Test(arguments: [
-        ("a: [1, 2\nb: 3", "t.yaml:2:2: error: not valid YAML or JSON: did not find expected ',' or ']' while parsing a flow sequence"),
-        ("a: 'open\n", "t.yaml:2:1: error: not valid YAML or JSON: found unexpected end of stream while scanning a quoted scalar"),
+        (
+            "a: [1, 2\nb: 3",
+            "t.yaml:2:2: error: not valid YAML or JSON: did not find expected ',' or ']' while parsing a flow sequence"
+        ),
+        (
+            "a: 'open\n",
+            "t.yaml:2:1: error: not valid YAML or JSON: found unexpected end of stream while scanning a quoted scalar"
+        ),
         ("a: 1\n b: 2", "t.yaml:2:3: error: not valid YAML or JSON: mapping values are not allowed in this context"),
-        ("a: 1\n---\nb: 2", "t.yaml:2:1: error: not valid YAML or JSON: a second document starts here, but the file must hold a single document"),
+        (
+            "a: 1\n---\nb: 2",
+            "t.yaml:2:1: error: not valid YAML or JSON: a second document starts here, but the file must hold a single document"
+        ),
         ("a: \u{1}", "t.yaml:1:1: error: cannot read the file: control characters are not allowed at byte 3"),
     ])
     func placesLibyamlsProblemWhereItIs(_ text: String, _ expected: String) {
@@ -45,7 +57,10 @@ import Testing
         ("name: a\nname: b", "t.yaml:1:1: error: duplicate key \"name\" in this mapping; keep one"),
         ("b: 1\na: 2\nb: 3\na: 4", "t.yaml:2:1: error: duplicate key \"a\", \"b\" in this mapping; keep one"),
         ("routes:\n  - {x: 1, 'x': 2}", "t.yaml:2:6: error: duplicate key \"x\" in this mapping; keep one"),
-        ((0..<40).map { "k\($0): 1\n" }.joined() + "k7: 2", "t.yaml:8:1: error: duplicate key \"k7\" in this mapping; keep one"),
+        (
+            (0..<40).map { "k\($0): 1\n" }.joined() + "k7: 2",
+            "t.yaml:8:1: error: duplicate key \"k7\" in this mapping; keep one"
+        ),
     ])
     func reportsDuplicateKeysAtTheFirstOfThem(_ text: String, _ expected: String) {
         let (root, diagnostics) = compose(text)
@@ -67,10 +82,12 @@ import Testing
             return
         }
         let value = yaml.ruleValue(root, "context", requireTable: true)
-        #expect(value == .table([
-            "i": .int(5), "q": .string("5"), "s": .string("5"), "b": .bool(true), "qb": .string("true"),
-            "f": .double(1.5), "l": .string("5\n"), "w": .string("hello"),
-        ]))
+        #expect(
+            value
+                == .table([
+                    "i": .int(5), "q": .string("5"), "s": .string("5"), "b": .bool(true), "qb": .string("true"),
+                    "f": .double(1.5), "l": .string("5\n"), "w": .string("hello"),
+                ]))
         #expect(yaml.diagnostics.isEmpty)
     }
 
@@ -143,14 +160,20 @@ import Testing
     @Test func refusesADocumentNestedTooDeeply() {
         let (root, diagnostics) = compose(String(repeating: "[", count: 100_000))
         #expect(root == nil)
-        #expect(diagnostics == ["t.yaml:1:201: error: the document nests more than 200 levels deep; a route table should be far flatter"])
+        #expect(
+            diagnostics == [
+                "t.yaml:1:201: error: the document nests more than 200 levels deep; a route table should be far flatter"
+            ])
     }
 
     @Test func refusesADocumentWithTooManyNodes() {
         let count = YAMLReader.maximumNodes
         let (root, diagnostics) = compose("[" + String(repeating: "1,", count: count) + "1]")
         #expect(root == nil)
-        #expect(diagnostics == ["t.yaml:1:\(2 * count): error: the document has more than \(count) nodes; a route table should be far smaller"])
+        #expect(
+            diagnostics == [
+                "t.yaml:1:\(2 * count): error: the document has more than \(count) nodes; a route table should be far smaller"
+            ])
     }
 
     @Test func refusesAFileLargerThanTheLimit() {

@@ -66,7 +66,9 @@ struct CountingReferenceMatcher {
                 items.append(.balance(pattern[index + 2], pattern[index + 3]))
                 index += 4
             case (UInt8(ascii: "%"), UInt8(ascii: "f")):
-                guard byte(index + 2) == UInt8(ascii: "["), let (set, next) = parseClass(pattern, at: index + 2) else { return nil }
+                guard byte(index + 2) == UInt8(ascii: "["), let (set, next) = parseClass(pattern, at: index + 2) else {
+                    return nil
+                }
                 items.append(.frontier(set))
                 index = next
             case (UInt8(ascii: "%"), let digit) where isdigit(Int32(digit)) != 0:

@@ -21,7 +21,8 @@ struct PatternCaseGenerator {
         "a", "b", "c", "A", "1", " ", ".", "-", "]", "*", "^", "\u{0}",
         "%a", "%d", "%l", "%s", "%u", "%w", "%x", "%p", "%c", "%g", "%z", "%A", "%D", "%S", "%W", "%G",
         "%.", "%%", "%(", "%)", "%-", "%]",
-        "[ab]", "[^ab]", "[a-c]", "[^a-c]", "[%a1]", "[]a]", "[^]a]", "[a-]", "[-a]", "[a%-c]", "[%]]", "[%w.]", "[.]", "[^%s]",
+        "[ab]", "[^ab]", "[a-c]", "[^a-c]", "[%a1]", "[]a]", "[^]a]", "[a-]", "[-a]", "[a%-c]", "[%]]", "[%w.]", "[.]",
+        "[^%s]",
     ]
 
     private static let malformedEnds: [String] = ["%", "[a", "[", "[^", "[%", "%b", "%ba", "%f", "%fa", "(", ")"]
@@ -95,10 +96,11 @@ struct PatternCaseGenerator {
     /// A replacement for gsub as the harness reads it: a string, or the name of a table,
     /// a function, a number or a boolean (`PatternHarness`).
     mutating func replacement() -> RuleValue {
-        .string(random.pick([
-            "x", "", "%0", "%1", "%2", "<%1|%2>", "%%", "%", "a%", "%a", "%9", "[%0]",
-            "table", "function", "number", "float", "boolean",
-        ]))
+        .string(
+            random.pick([
+                "x", "", "%0", "%1", "%2", "<%1|%2>", "%%", "%", "a%", "%a", "%9", "[%0]",
+                "table", "function", "number", "float", "boolean",
+            ]))
     }
 
     /// `n` for gsub.

@@ -8,10 +8,11 @@ import Testing
     private static func describe(_ arguments: [RuleValue]) -> String {
         arguments.map { argument in
             guard case .bytes(let bytes) = argument else { return "\(argument)" }
-            return "\"" + bytes.map { byte in
-                (0x20..<0x7F).contains(byte) && byte != 0x22 && byte != 0x5C
-                    ? String(UnicodeScalar(byte)) : "\\" + String(byte)
-            }.joined() + "\""
+            return "\""
+                + bytes.map { byte in
+                    (0x20..<0x7F).contains(byte) && byte != 0x22 && byte != 0x5C
+                        ? String(UnicodeScalar(byte)) : "\\" + String(byte)
+                }.joined() + "\""
         }.joined(separator: ", ")
     }
 
@@ -27,7 +28,8 @@ import Testing
             guard mine != lua else { continue }
             mismatches += 1
             if mismatches <= 10 {
-                Issue.record("""
+                Issue.record(
+                    """
                     string.\(function)(\(Self.describe(arguments))):
                       sandbox: \(String(decoding: mine, as: UTF8.self))
                       Lua:     \(String(decoding: lua, as: UTF8.self))

@@ -8,32 +8,36 @@ import Testing
     /// Each function's results joined with spaces (`tostring` of each); `gmatch` joins its
     /// matches with commas; `gsub_table` and `gsub_function` replace with a table and a function.
     static func engine() throws -> RuleEngine {
-        try RuleEngine(sources: [RuleSource(name: "patterns.lua", text: """
-            local function joined(...)
-              local out = {}
-              for i = 1, select("#", ...) do out[i] = tostring((select(i, ...))) end
-              return table.concat(out, " ")
-            end
-            function find(s, p, init, plain) return joined(string.find(s, p, init, plain)) end
-            function match(s, p, init) return joined(string.match(s, p, init)) end
-            function gmatch(s, p, init)
-              local out, it = {}, string.gmatch(s, p, init)
-              while true do
-                local found = table.pack(it())
-                if found[1] == nil then break end
-                out[#out + 1] = joined(table.unpack(found, 1, found.n))
-              end
-              return table.concat(out, ",")
-            end
-            function gsub(s, p, r, n) return joined(string.gsub(s, p, r, n)) end
-            function gsub_table(s, p) return joined(string.gsub(s, p, { o = "0", a = {} })) end
-            function gsub_function(s, p)
-              return joined(string.gsub(s, p, function(k)
-                if k == "bad" then return {} end
-                return ({ name = "Ann", age = 42, b = "B" })[k]
-              end))
-            end
-            """)])
+        try RuleEngine(sources: [
+            RuleSource(
+                name: "patterns.lua",
+                text: """
+                    local function joined(...)
+                      local out = {}
+                      for i = 1, select("#", ...) do out[i] = tostring((select(i, ...))) end
+                      return table.concat(out, " ")
+                    end
+                    function find(s, p, init, plain) return joined(string.find(s, p, init, plain)) end
+                    function match(s, p, init) return joined(string.match(s, p, init)) end
+                    function gmatch(s, p, init)
+                      local out, it = {}, string.gmatch(s, p, init)
+                      while true do
+                        local found = table.pack(it())
+                        if found[1] == nil then break end
+                        out[#out + 1] = joined(table.unpack(found, 1, found.n))
+                      end
+                      return table.concat(out, ",")
+                    end
+                    function gsub(s, p, r, n) return joined(string.gsub(s, p, r, n)) end
+                    function gsub_table(s, p) return joined(string.gsub(s, p, { o = "0", a = {} })) end
+                    function gsub_function(s, p)
+                      return joined(string.gsub(s, p, function(k)
+                        if k == "bad" then return {} end
+                        return ({ name = "Ann", age = 42, b = "B" })[k]
+                      end))
+                    end
+                    """)
+        ])
     }
 
     struct Case: CustomTestStringConvertible, Sendable {
@@ -128,13 +132,15 @@ import Testing
         Case("match", "x", "x)", gives: "invalid pattern capture"),
         Case("match", "x", "(x", gives: "unfinished capture"),
         Case("find", "x", .string(String(repeating: "()", count: 33)), gives: "too many captures"),
-        Case("match", .string(String(repeating: "a", count: 300)), .string(String(repeating: "a?", count: 300)),
-             gives: "pattern too complex"),
+        Case(
+            "match", .string(String(repeating: "a", count: 300)), .string(String(repeating: "a?", count: 300)),
+            gives: "pattern too complex"),
         Case("gsub", "abc", "%w", "%2", gives: "invalid capture index %2"),
         Case("gsub", "abc", "%w", "%x", gives: "invalid use of '%' in replacement string"),
         Case("gsub", "abc", "%w", "x%", gives: "invalid use of '%' in replacement string"),
         Case("gsub", "abc", "(%w", "%1", gives: "unfinished capture"),
-        Case("gsub", "abc", "%w", true, gives: "bad argument #3 to 'gsub' (string/function/table expected, got boolean)"),
+        Case(
+            "gsub", "abc", "%w", true, gives: "bad argument #3 to 'gsub' (string/function/table expected, got boolean)"),
         Case("gsub_table", "abc", "%w", gives: "invalid replacement value (a table)"),
         Case("gsub_function", "a bad b", "%a+", gives: "invalid replacement value (a table)"),
         Case("find", .nil, "x", gives: "bad argument #1 to 'find' (string expected, got nil)"),
@@ -145,17 +151,23 @@ import Testing
 
     @Test(arguments: errors)
     func raisesLuasErrors(_ testCase: Case) {
-        let error = #expect(throws: LuaError.self) { try Self.engine().evaluate(testCase.function, arguments: testCase.arguments) }
+        let error = #expect(throws: LuaError.self) {
+            try Self.engine().evaluate(testCase.function, arguments: testCase.arguments)
+        }
         #expect(error?.code == .runtime)
         #expect(error?.message == testCase.expected, "\(error?.description ?? "no error")")
     }
 
     @Test func chargesEveryStepToTheBudget() throws {
-        let engine = try RuleEngine(sources: [RuleSource(name: "work.lua", text: """
-            function plain(s) return (string.find(s, "b", 1, true)) end
-            function backtrack(s) return (string.find(s, "a*b")) end
-            function failing(s) return (pcall(string.find, s, "a-a-a-b%")) end
-            """)])
+        let engine = try RuleEngine(sources: [
+            RuleSource(
+                name: "work.lua",
+                text: """
+                    function plain(s) return (string.find(s, "b", 1, true)) end
+                    function backtrack(s) return (string.find(s, "a*b")) end
+                    function failing(s) return (pcall(string.find, s, "a-a-a-b%")) end
+                    """)
+        ])
         // 20,000 bytes scanned for "b": at least one step each.
         let subject = RuleValue.string(String(repeating: "a", count: 20_000) + "b")
         #expect(try engine.evaluate("plain", arguments: [subject]).instructions >= 20_000)
@@ -170,9 +182,14 @@ import Testing
 
     @Test func stopsWhereTheBudgetEnds() throws {
         let limits = SandboxLimits(instructions: 100_000, decisionTime: .seconds(120))
-        let engine = try RuleEngine(sources: [RuleSource(name: "work.lua", text: """
-            function scan(n) return (string.find(string.rep("a", n), "a*b")) end
-            """)], limits: limits)
+        let engine = try RuleEngine(
+            sources: [
+                RuleSource(
+                    name: "work.lua",
+                    text: """
+                        function scan(n) return (string.find(string.rep("a", n), "a*b")) end
+                        """)
+            ], limits: limits)
         // a*b tries every start position and backtracks each run: about 3n²/2 steps.
         #expect(try engine.evaluate("scan", arguments: [200]).value == .nil)
         let error = #expect(throws: LuaError.self) { try engine.evaluate("scan", arguments: [1_000]) }
@@ -185,9 +202,13 @@ import Testing
     /// cache, so a pattern made from one request's data stayed in the state for later
     /// evaluations (and grew the heap). The matcher keeps nothing.
     @Test func keepsNothingOfThePatternsItMatched() throws {
-        let engine = try RuleEngine(sources: [RuleSource(name: "tokens.lua", text: """
-            function probe(token) return (string.find("user=" .. token, token .. "+")) end
-            """)])
+        let engine = try RuleEngine(sources: [
+            RuleSource(
+                name: "tokens.lua",
+                text: """
+                    function probe(token) return (string.find("user=" .. token, token .. "+")) end
+                    """)
+        ])
         _ = try engine.evaluate("probe", arguments: ["warm-up"])
         engine.collectGarbage()
         let before = engine.memoryInUse
@@ -207,19 +228,25 @@ import Testing
             try RuleEngine(sources: [RuleSource(name: "rules/iterate.lua", text: source)])
         }
         #expect(error?.code == .sharedState)
-        #expect(error?.message == "\(path): an iterator or other function with state of its own, made while the bundle loads, "
-            + "cannot outlive the loading (rules would share it and change it between evaluations); "
-            + "create it inside the rule function")
+        #expect(
+            error?.message
+                == "\(path): an iterator or other function with state of its own, made while the bundle loads, "
+                + "cannot outlive the loading (rules would share it and change it between evaluations); "
+                + "create it inside the rule function")
     }
 
     @Test func iteratesWithGmatchInsideARule() throws {
-        let engine = try RuleEngine(sources: [RuleSource(name: "rules/iterate.lua", text: """
-            function words(req)
-              local out = {}
-              for word in string.gmatch(req.path, "[^/]+") do out[#out + 1] = word end
-              return table.concat(out, " ")
-            end
-            """)])
+        let engine = try RuleEngine(sources: [
+            RuleSource(
+                name: "rules/iterate.lua",
+                text: """
+                    function words(req)
+                      local out = {}
+                      for word in string.gmatch(req.path, "[^/]+") do out[#out + 1] = word end
+                      return table.concat(out, " ")
+                    end
+                    """)
+        ])
         // Each evaluation has its own iterator: nothing carries over.
         for _ in 0..<2 {
             #expect(try engine.evaluate("words", arguments: [["path": "/user/42/posts"]]).value == "user 42 posts")

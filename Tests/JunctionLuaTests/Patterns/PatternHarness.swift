@@ -63,7 +63,8 @@ final class PatternHarness {
 
     init() throws {
         engine = try RuleEngine(
-            sources: [RuleSource(name: Self.chunkName, text: Self.source)], limits: SandboxLimits(instructions: 500_000_000, decisionTime: .seconds(120)))
+            sources: [RuleSource(name: Self.chunkName, text: Self.source)],
+            limits: SandboxLimits(instructions: 500_000_000, decisionTime: .seconds(120)))
         reference = try #require(luaL_newstate())
         luaL_openlibs(reference)
         let loaded = Self.source.withCString { text in
@@ -106,7 +107,11 @@ final class PatternHarness {
         case .double(let number): lua_pushnumber(reference, number)
         case .bool(let flag): lua_pushboolean(reference, flag ? 1 : 0)
         case .string(let text): _ = lua_pushlstring(reference, text, text.utf8.count)
-        case .bytes(let bytes): _ = bytes.withUnsafeBufferPointer { lua_pushlstring(reference, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), bytes.count) }
+        case .bytes(let bytes):
+            _ = bytes.withUnsafeBufferPointer {
+                lua_pushlstring(
+                    reference, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), bytes.count)
+            }
         default: lua_pushnil(reference)
         }
     }

@@ -25,7 +25,8 @@ import JunctionTestSupport
                 let found = matcher.search(from: start, anchored: anchored)
                 guard matcher.stop == nil else { return nil }
                 let captures = (0..<matcher.level).map { index in
-                    CountingReferenceMatcher.Capture(start: matcher.captures[index].start, length: matcher.captures[index].length)
+                    CountingReferenceMatcher.Capture(
+                        start: matcher.captures[index].start, length: matcher.captures[index].length)
                 }
                 return (found, captures, matcher.steps)
             }
@@ -37,16 +38,20 @@ import JunctionTestSupport
     @discardableResult
     private static func check(_ pattern: [UInt8], in subject: [UInt8], from start: Int) -> Bool {
         let anchored = pattern.first == UInt8(ascii: "^")
-        guard var reference = CountingReferenceMatcher(pattern: Array(anchored ? pattern.dropFirst() : pattern[...]), subject: subject),
-              let sandbox = sandboxSearch(pattern, in: subject, from: start)
+        guard
+            var reference = CountingReferenceMatcher(
+                pattern: Array(anchored ? pattern.dropFirst() : pattern[...]), subject: subject),
+            let sandbox = sandboxSearch(pattern, in: subject, from: start)
         else { return false }
         let found = reference.search(from: start, anchored: anchored)
         guard !reference.invalid else { return false }
-        let described = "pattern \(String(decoding: pattern, as: UTF8.self).debugDescription) "
+        let described =
+            "pattern \(String(decoding: pattern, as: UTF8.self).debugDescription) "
             + "in \(String(decoding: subject, as: UTF8.self).debugDescription) from \(start)"
         #expect(sandbox.found?.start == found?.start && sandbox.found?.end == found?.end, "\(described)")
         if found != nil { #expect(sandbox.captures == reference.captures, "\(described)") }
-        #expect(sandbox.steps >= reference.work, "\(described): \(sandbox.steps) steps charged, \(reference.work) counted")
+        #expect(
+            sandbox.steps >= reference.work, "\(described): \(sandbox.steps) steps charged, \(reference.work) counted")
         return true
     }
 
@@ -57,14 +62,19 @@ import JunctionTestSupport
         var checked = 0
         for _ in 0..<3_000 {
             let subject = generator.subject()
-            if Self.check(generator.pattern(), in: subject, from: random.next(below: subject.count + 1)) { checked += 1 }
+            if Self.check(generator.pattern(), in: subject, from: random.next(below: subject.count + 1)) {
+                checked += 1
+            }
         }
         #expect(checked > 1_000)  // most random patterns are well formed
     }
 
     static let hostile: [(pattern: String, subject: String)] = [
         (String(repeating: "a?", count: 12) + String(repeating: "a", count: 12), String(repeating: "a", count: 12)),
-        (String(repeating: "[ab]?", count: 10) + String(repeating: "[ab]", count: 10), String(repeating: "ab", count: 5)),
+        (
+            String(repeating: "[ab]?", count: 10) + String(repeating: "[ab]", count: 10),
+            String(repeating: "ab", count: 5)
+        ),
         (".-.-.-.-b", String(repeating: "a", count: 30)),
         ("a*a*a*b", String(repeating: "a", count: 30)),
         ("(a*)%1%1b", String(repeating: "a", count: 40)),

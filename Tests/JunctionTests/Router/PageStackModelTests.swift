@@ -30,7 +30,9 @@ import Testing
         mutating func screenRemoves(_ id: PageID) {
             if let index = modals.firstIndex(where: { $0.contains(id) }) {
                 let position = modals[index].firstIndex(of: id)!
-                if position == 0 { modals.removeSubrange(index...) } else {
+                if position == 0 {
+                    modals.removeSubrange(index...)
+                } else {
                     modals[index].removeSubrange(position...)
                     modals.removeSubrange((index + 1)...)
                 }
@@ -92,7 +94,7 @@ import Testing
         var random = Generator(state: UInt64(seed) &* 7_919 &+ 1)
         let presenter = ShadowPresenter()
         let router = try RouterFixture.router(presenter: presenter)
-        let results = Box<[Int: Int]>([:])            // open number → results received
+        let results = Box<[Int: Int]>([:])  // open number → results received
         var pageOfOpen: [Int: PageID] = [:]
         var opens = 0
 
@@ -108,12 +110,16 @@ import Testing
             case 4:
                 let before = router.pages.map(\.id)
                 let reached = router.back()
-                #expect(router.pages.map(\.id) == (reached == nil ? before : Array(before.dropLast())), "seed \(seed): back")
+                #expect(
+                    router.pages.map(\.id) == (reached == nil ? before : Array(before.dropLast())), "seed \(seed): back"
+                )
             case 5:
                 let before = router.pages.map(\.id)
                 let count = 1 + random.next(3)
                 let reached = router.back(count: count)
-                #expect(router.pages.map(\.id) == (reached == nil ? before : Array(before.dropLast(count))), "seed \(seed): back(count:)")
+                #expect(
+                    router.pages.map(\.id) == (reached == nil ? before : Array(before.dropLast(count))),
+                    "seed \(seed): back(count:)")
                 #expect((reached == nil) == (before.count <= count), "seed \(seed): back(count:)")
             case 6:
                 let before = router.pages
@@ -121,14 +127,18 @@ import Testing
                 let reached = router.back(to: name)
                 let expected = before.lastIndex { $0.name == name }.map { Array(before[...$0]) } ?? before
                 #expect(router.pages.map(\.id) == expected.map(\.id), "seed \(seed): back(to:)")
-                #expect(reached?.id == expected.last?.id || reached == nil && expected.count == before.count, "seed \(seed)")
+                #expect(
+                    reached?.id == expected.last?.id || reached == nil && expected.count == before.count, "seed \(seed)"
+                )
             case 7:
                 let before = router.pages
                 if let index = before.indices.randomElement(using: &random) {
                     let finished = router.finish(before[index].id, with: RouteResult.ok(random.next(100)))
                     let canRemove = index > 0 || (before.count == 1 && router.tabs.count <= 1)
                     #expect(finished == canRemove, "seed \(seed): finish")
-                    #expect(router.pages.map(\.id) == (finished ? Array(before[..<index]) : before).map(\.id), "seed \(seed): finish")
+                    #expect(
+                        router.pages.map(\.id) == (finished ? Array(before[..<index]) : before).map(\.id),
+                        "seed \(seed): finish")
                 }
             case 8:
                 if random.next(4) == 0 {
@@ -142,13 +152,17 @@ import Testing
                     presenter.shadow.screenRemoves(before[index].id)
                     let removed = router.pageWasRemoved(before[index].id)
                     #expect(removed == (index > 0), "seed \(seed): pageWasRemoved")
-                    #expect(router.pages.map(\.id) == (removed ? Array(before[..<index]) : before).map(\.id), "seed \(seed)")
+                    #expect(
+                        router.pages.map(\.id) == (removed ? Array(before[..<index]) : before).map(\.id), "seed \(seed)"
+                    )
                 }
             }
             #expect(presenter.shadow.visible == router.pages.map { $0.id }, "seed \(seed)")
             let open = Set(presenter.shadow.tabs.flatMap { $0 } + presenter.shadow.modals.flatMap { $0 })
             for (number, id) in pageOfOpen {
-                #expect(results.value[number, default: 0] == (open.contains(id) ? 0 : 1), "seed \(seed): open \(number) (\(id))")
+                #expect(
+                    results.value[number, default: 0] == (open.contains(id) ? 0 : 1),
+                    "seed \(seed): open \(number) (\(id))")
             }
             #expect(results.value.values.allSatisfy { $0 <= 1 }, "seed \(seed)")
         }

@@ -49,9 +49,10 @@ import Testing
         let publish = try #require(router.top)
         router.setResult(.ok("posted"), for: publish.id)
         #expect(router.back(to: "moments")?.name == "moments")
-        #expect(log.lines == [
-            "\(Self.publish.0): ok", "\(Self.edit.0): cancelled", "\(Self.capture.0): cancelled",
-        ])
+        #expect(
+            log.lines == [
+                "\(Self.publish.0): ok", "\(Self.edit.0): cancelled", "\(Self.capture.0): cancelled",
+            ])
         #expect(log.entries.first?.result.data as? String == "posted")
         #expect(presenter.log.last == "pop to moments #2, removing video.publish #5, video.edit #4, video.capture #3")
         // Removing again delivers nothing more.
@@ -85,11 +86,14 @@ import Testing
     }
 
     @Test func presentedPagesStackAsModalsAndPushesGoInsideTheTopOne() async throws {
-        let (router, presenter, _) = try await build([Self.home, Self.picker, Self.moments, ("myapp://login", .present)])
-        #expect(router.pages.map(\.presentation) == [.root, .presented, .pushed, .presented])
-        #expect(presenter.log == [
-            "root of tab 0: home #1", "present address.picker #2", "push moments #3", "present login #4",
+        let (router, presenter, _) = try await build([
+            Self.home, Self.picker, Self.moments, ("myapp://login", .present),
         ])
+        #expect(router.pages.map(\.presentation) == [.root, .presented, .pushed, .presented])
+        #expect(
+            presenter.log == [
+                "root of tab 0: home #1", "present address.picker #2", "push moments #3", "present login #4",
+            ])
         // Back from a modal's root dismisses it; back inside a modal pops.
         #expect(router.back()?.name == "moments")
         #expect(presenter.log.last == "dismiss login #4, removing login #4")
@@ -98,10 +102,14 @@ import Testing
     }
 
     @Test func backToAPageUnderModalsDismissesThemAll() async throws {
-        let (router, presenter, log) = try await build([Self.home, Self.moments, Self.picker, Self.capture, ("myapp://login", .present)])
+        let (router, presenter, log) = try await build([
+            Self.home, Self.moments, Self.picker, Self.capture, ("myapp://login", .present),
+        ])
         #expect(router.back(to: "moments")?.name == "moments")
-        #expect(presenter.log.last == "dismiss address.picker #3, removing login #5, video.capture #4, address.picker #3")
-        #expect(log.lines == ["myapp://login: cancelled", "\(Self.capture.0): cancelled", "\(Self.picker.0): cancelled"])
+        #expect(
+            presenter.log.last == "dismiss address.picker #3, removing login #5, video.capture #4, address.picker #3")
+        #expect(
+            log.lines == ["myapp://login: cancelled", "\(Self.capture.0): cancelled", "\(Self.picker.0): cancelled"])
         #expect(RouterFixture.names(router) == ["home", "moments"])
     }
 
@@ -130,7 +138,8 @@ import Testing
         let (router, presenter, log) = try await build([Self.home, Self.moments, Self.picker, ("myapp://login", .root)])
         #expect(RouterFixture.names(router) == ["login"])
         #expect(presenter.log.last == "root of tab 0: login #4, removing address.picker #3, moments #2, home #1")
-        #expect(log.lines == ["\(Self.picker.0): cancelled", "\(Self.moments.0): cancelled", "\(Self.home.0): cancelled"])
+        #expect(
+            log.lines == ["\(Self.picker.0): cancelled", "\(Self.moments.0): cancelled", "\(Self.home.0): cancelled"])
     }
 
     @Test func tabsKeepTheirOwnStacksAndSelectTabPassesParameters() async throws {
@@ -147,9 +156,11 @@ import Testing
         #expect(log.lines == ["login: cancelled"])
         #expect(RouterFixture.names(router) == ["moments"])
         #expect(router.tabs[1].tabParams?["scroll_to"] == .int(3))
-        #expect(presenter.log.suffix(2) == [
-            "dismiss address.picker #5, removing login #6, address.picker #5", "select tab 1 (moments #2) {\"scroll_to\":3}",
-        ])
+        #expect(
+            presenter.log.suffix(2) == [
+                "dismiss address.picker #5, removing login #6, address.picker #5",
+                "select tab 1 (moments #2) {\"scroll_to\":3}",
+            ])
         #expect(router.selectTab(0)?.name == "home")
         #expect(RouterFixture.names(router) == ["home", "video.capture"])
         #expect(router.contains("user.profile"))
@@ -169,7 +180,7 @@ import Testing
         let before = presenter.log
         let picker = router.pages[2]
         router.setResult(.ok("swiped"), for: picker.id)
-        #expect(router.pageWasRemoved(picker.id))     // an interactive dismiss of the picker's modal
+        #expect(router.pageWasRemoved(picker.id))  // an interactive dismiss of the picker's modal
         #expect(presenter.log == before)
         #expect(log.lines == ["\(Self.capture.0): cancelled", "\(Self.picker.0): ok"])
         #expect(RouterFixture.names(router) == ["home", "moments"])

@@ -46,7 +46,9 @@ import Testing
         let registrar = Task { @MainActor in
             for i in 0..<150 {
                 router.register(page: "Extra\(i)") { TestPage($0) }
-                if i.isMultiple(of: 3) { router.removePage("ProfilePage") } else {
+                if i.isMultiple(of: 3) {
+                    router.removePage("ProfilePage")
+                } else {
                     router.register(page: "ProfilePage") { TestPage($0) }
                 }
                 await Task.yield()

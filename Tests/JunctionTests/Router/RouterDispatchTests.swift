@@ -29,7 +29,9 @@ import Testing
         router.removeDispatcher("https")
         let opening = await router.open("https://example.org/x")
         #expect(opening.error?.code == .noDispatcher)
-        #expect(opening.error?.message == #"the URL is handed to the https dispatcher, and none is registered; register(dispatcher: "https")"#)
+        #expect(
+            opening.error?.message
+                == #"the URL is handed to the https dispatcher, and none is registered; register(dispatcher: "https")"#)
     }
 
     @Test func anUnmatchedURLGoesToTheDispatcherOfItsScheme() async throws {
@@ -56,9 +58,10 @@ import Testing
             Route(name: "feature", pattern: "app://feature"),
         ])
         let router = try Router(routes: table)
-        try router.add(SwiftInterceptor("intro-first", scope: .route("feature")) { _, _ in
-            .gate(url: "app://intro", resume: false)
-        })
+        try router.add(
+            SwiftInterceptor("intro-first", scope: .route("feature")) { _, _ in
+                .gate(url: "app://intro", resume: false)
+            })
         for target in ["home", "intro", "feature"] { router.register(page: target) { TestPage($0) } }
         await router.open("app://home")
         let log = ResultLog()

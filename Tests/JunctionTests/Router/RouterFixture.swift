@@ -30,18 +30,24 @@ enum RouterFixture {
     static let example = CLIPaths.repositoryRoot + "/rules/example"
     static let pageTargets = [
         "home", "ProfilePage", "SettingsPage", "moments", "login", "upgrade", "checkout", "checkout.v2", "WebPage",
-        "order.detail", "address.picker", "video.capture", "video.edit", "video.publish", "web", "help.article", "files",
+        "order.detail", "address.picker", "video.capture", "video.edit", "video.publish", "web", "help.article",
+        "files",
         "promo", "live.room",
     ]
 
     static func router(
-        context: ContextSnapshot = ContextSnapshot(["user": ["id": 1], "app_version": "5.2.0", "hour": 12, "flags": ["native_live": true]]),
+        context: ContextSnapshot = ContextSnapshot([
+            "user": ["id": 1], "app_version": "5.2.0", "hour": 12, "flags": ["native_live": true],
+        ]),
         presenter: any Presenter = HeadlessPresenter()
     ) throws -> Router {
         let router = try Router(bundle: RuleBundle.load(directory: example), presenter: presenter, context: context)
         for target in pageTargets { router.register(page: target) { TestPage($0) } }
         router.register(task: "share") { request in
-            ["shared": .string(request.params.string("text") ?? ""), "channel": .string(request.params.string("channel") ?? "system")]
+            [
+                "shared": .string(request.params.string("text") ?? ""),
+                "channel": .string(request.params.string("channel") ?? "system"),
+            ]
                 as RuleValue
         }
         router.register(dispatcher: "https") { handOver in .page(handOver.url) }

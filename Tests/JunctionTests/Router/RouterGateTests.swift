@@ -19,18 +19,19 @@ import Testing
         #expect(login.presentation == .pushed)
         #expect(log.entries.isEmpty)
 
-        router.context = Self.member                     // the user logged in
+        router.context = Self.member  // the user logged in
         #expect(router.finish(login.id, with: .ok()))
         await router.settle()
         #expect(RouterFixture.names(router) == ["home", "moments"])
         #expect(router.top?.params.int("id") == 7)
-        #expect(log.entries.isEmpty)                      // moments is open; its result comes when it leaves
+        #expect(log.entries.isEmpty)  // moments is open; its result comes when it leaves
         router.back()
         #expect(log.lines == ["push: cancelled"])
-        #expect(presenter.log == [
-            "root of tab 0: home #1", "push login #2", "pop to home #1, removing login #2", "push moments #3",
-            "pop to home #1, removing moments #3",
-        ])
+        #expect(
+            presenter.log == [
+                "root of tab 0: home #1", "push login #2", "pop to home #1, removing login #2", "push moments #3",
+                "pop to home #1, removing moments #3",
+            ])
     }
 
     @Test func leavingTheGateCancelsTheOriginalRequest() async throws {
@@ -52,10 +53,12 @@ import Testing
         let log = ResultLog()
         await router.open("myapp://checkout", onResult: log.callback("checkout"))
         let login = try #require(router.top)
-        router.finish(login.id, with: .ok())               // but the context still has no user
+        router.finish(login.id, with: .ok())  // but the context still has no user
         await router.settle()
         #expect(log.lines == ["checkout: rejected"])
-        #expect(log.entries[0].result.message?.contains("gate loop: myapp://checkout was gated by myapp://login again") == true)
+        #expect(
+            log.entries[0].result.message?.contains("gate loop: myapp://checkout was gated by myapp://login again")
+                == true)
         #expect(RouterFixture.names(router) == ["home"])
     }
 
@@ -65,9 +68,10 @@ import Testing
             Route(name: "pay", pattern: "app://action/pay", groups: ["login"]),
         ])
         let router = try Router(routes: table, context: Self.guest)
-        try router.add(SwiftInterceptor("login-gate", scope: .group("login")) { _, context in
-            context.values["user"] == nil ? .gate(url: "app://login", resume: true) : .continue
-        })
+        try router.add(
+            SwiftInterceptor("login-gate", scope: .group("login")) { _, context in
+                context.values["user"] == nil ? .gate(url: "app://login", resume: true) : .continue
+            })
         router.register(page: "login") { TestPage($0) }
         router.register(asyncTask: "pay") { _ in "paid" }
         async let paid = router.invoke("app://action/pay", as: String.self)

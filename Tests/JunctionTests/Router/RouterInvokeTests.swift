@@ -31,13 +31,23 @@ import Testing
         #expect(try router.invoke("app://n", as: Int64.self) == 7)
     }
 
-    @Test(arguments: [
-        ("myapp://user/42", RouterError.Code.notATask, #"route "user.profile" leads to the page "ProfilePage"; open it instead"#),
-        ("myapp://user/settings", .rejected, #"rejected (403): route "user.settings" is not exported, so a request from "h5" may not open it (only internal ones may); mark it exported: true in the route table to allow it"#),
-        ("tp://nothing", .unknownRoute, "no route or fallback takes this URL"),
-        ("https://example.org/x", .notATask, "the URL goes to the https dispatcher, which opens pages; use open"),
-        ("myapp://web", .missingParameter, #"route "web" requires parameter "url" (string); pass it in the URL or in params"#),
-    ] as [(String, RouterError.Code, String)])
+    @Test(
+        arguments: [
+            (
+                "myapp://user/42", RouterError.Code.notATask,
+                #"route "user.profile" leads to the page "ProfilePage"; open it instead"#
+            ),
+            (
+                "myapp://user/settings", .rejected,
+                #"rejected (403): route "user.settings" is not exported, so a request from "h5" may not open it (only internal ones may); mark it exported: true in the route table to allow it"#
+            ),
+            ("tp://nothing", .unknownRoute, "no route or fallback takes this URL"),
+            ("https://example.org/x", .notATask, "the URL goes to the https dispatcher, which opens pages; use open"),
+            (
+                "myapp://web", .missingParameter,
+                #"route "web" requires parameter "url" (string); pass it in the URL or in params"#
+            ),
+        ] as [(String, RouterError.Code, String)])
     func errorsAreTyped(url: String, code: RouterError.Code, message: String) throws {
         let router = try RouterFixture.router()
         router.register(task: "web") { _ in nil }

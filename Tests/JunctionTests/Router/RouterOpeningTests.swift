@@ -16,27 +16,44 @@ import Testing
         var testDescription: String { url }
     }
 
-    nonisolated static let member: [String: RuleValue] = ["user": ["id": 1], "app_version": "5.2.0", "hour": 12, "flags": ["native_live": true]]
+    nonisolated static let member: [String: RuleValue] = [
+        "user": ["id": 1], "app_version": "5.2.0", "hour": 12, "flags": ["native_live": true],
+    ]
 
     nonisolated static let cases: [Case] = [
         Case(url: "myapp://user/42", opening: "opened user.profile #1", result: nil),
         Case(url: "myapp://feed/7?from=share", opening: "opened moments #1", result: nil),
-        Case(url: "myapp://moments/7", source: .push, context: ["app_version": "5.2.0"],
-             opening: "gated by myapp://login: opened login #1", result: nil),
-        Case(url: "myapp://user/settings", source: .push, opening: "failed: rejected: rejected (403): route \"user.settings\" is not exported, so a request from \"push\" may not open it (only internal ones may); mark it exported: true in the route table to allow it",
-             result: "rejected"),
-        Case(url: "myapp://order/AB123456", context: ["user": ["id": 1], "app_version": "5.3.0"],
-             opening: "handed over to https as https #1", result: nil),
-        Case(url: "myapp://action/experiment/new-feed", context: ["device_id": "d3"],
-             opening: #"answered {"experiment":"new-feed","variant":"B"}"#, result: "ok"),
+        Case(
+            url: "myapp://moments/7", source: .push, context: ["app_version": "5.2.0"],
+            opening: "gated by myapp://login: opened login #1", result: nil),
+        Case(
+            url: "myapp://user/settings", source: .push,
+            opening:
+                "failed: rejected: rejected (403): route \"user.settings\" is not exported, so a request from \"push\" may not open it (only internal ones may); mark it exported: true in the route table to allow it",
+            result: "rejected"),
+        Case(
+            url: "myapp://order/AB123456", context: ["user": ["id": 1], "app_version": "5.3.0"],
+            opening: "handed over to https as https #1", result: nil),
+        Case(
+            url: "myapp://action/experiment/new-feed", context: ["device_id": "d3"],
+            opening: #"answered {"experiment":"new-feed","variant":"B"}"#, result: "ok"),
         Case(url: "myapp://newfeature/x", source: .push, opening: "opened upgrade #1", result: nil),
         Case(url: "flutter://app/profile", opening: "handed over to flutter as flutter #1", result: nil),
-        Case(url: "tp://pay?amount=1", opening: "failed: unknown route: no route, fallback or dispatcher takes this URL; register one, or an undefined-route handler",
-             result: "unmatched"),
-        Case(url: "myapp://live/88", context: ["user": ["id": 1], "flags": ["native_live": false]], opening: "opened live.web #1", result: nil),
-        Case(url: "myapp://action/share?text=hi", opening: #"answered {"channel":"system","shared":"hi"}"#, result: "ok"),
-        Case(url: "myapp://user/%zz", opening: #"failed: rejected: rejected (400): the URL "myapp://user/%zz" does not parse: invalid percent-escape "%zz" at offset 13 in "myapp://user/%zz""#,
-             result: "rejected"),
+        Case(
+            url: "tp://pay?amount=1",
+            opening:
+                "failed: unknown route: no route, fallback or dispatcher takes this URL; register one, or an undefined-route handler",
+            result: "unmatched"),
+        Case(
+            url: "myapp://live/88", context: ["user": ["id": 1], "flags": ["native_live": false]],
+            opening: "opened live.web #1", result: nil),
+        Case(
+            url: "myapp://action/share?text=hi", opening: #"answered {"channel":"system","shared":"hi"}"#, result: "ok"),
+        Case(
+            url: "myapp://user/%zz",
+            opening:
+                #"failed: rejected: rejected (400): the URL "myapp://user/%zz" does not parse: invalid percent-escape "%zz" at offset 13 in "myapp://user/%zz""#,
+            result: "rejected"),
     ]
 
     @Test(arguments: cases)
@@ -63,25 +80,42 @@ import Testing
         struct Draft: Sendable, Equatable { let title: String }
         let router = try RouterFixture.router()
         let seen = SeenParams()
-        try router.add(SwiftInterceptor("spy", scope: .route("video.edit")) { request, _ in
-            seen.record(Array(request.params.keys))
-            return .continue
-        })
+        try router.add(
+            SwiftInterceptor("spy", scope: .route("video.edit")) { request, _ in
+                seen.record(Array(request.params.keys))
+                return .continue
+            })
         let draftID = "123e4567-e89b-12d3-a456-426614174000"
-        let opening = await router.open("myapp://video/edit/\(draftID)", params: ["draft_model": Draft(title: "Cat"), "note": "n"])
+        let opening = await router.open(
+            "myapp://video/edit/\(draftID)", params: ["draft_model": Draft(title: "Cat"), "note": "n"])
         let page = try #require(opening.page)
         #expect(page.params.object("draft_model", as: Draft.self) == Draft(title: "Cat"))
         #expect(page.params.string("draft") == draftID)
         #expect(seen.names.sorted() == ["draft", "note"])
     }
 
-    @Test(arguments: [
-        ("myapp://web", [String: any Sendable](), "missing parameter", #"route "web" requires parameter "url" (string); pass it in the URL or in params"#),
-        ("myapp://user/42?tab=x", ["tab": ["a"]], "wrong parameter type", #"parameter "tab" of route "user.profile" must be string, got ["a"]"#),
-        ("myapp://moments?id=seven", [:], "wrong parameter type", #"parameter "id" of route "moments" must be int, got "seven""#),
-        ("myapp://moments", ["id": "x7"], "wrong parameter type", #"parameter "id" of route "moments" must be int, got "x7""#),
-    ] as [(String, [String: any Sendable], String, String)])
-    func aBadParameterIsAnErrorTheCallerSees(url: String, params: [String: any Sendable], code: String, message: String) async throws {
+    @Test(
+        arguments: [
+            (
+                "myapp://web", [String: any Sendable](), "missing parameter",
+                #"route "web" requires parameter "url" (string); pass it in the URL or in params"#
+            ),
+            (
+                "myapp://user/42?tab=x", ["tab": ["a"]], "wrong parameter type",
+                #"parameter "tab" of route "user.profile" must be string, got ["a"]"#
+            ),
+            (
+                "myapp://moments?id=seven", [:], "wrong parameter type",
+                #"parameter "id" of route "moments" must be int, got "seven""#
+            ),
+            (
+                "myapp://moments", ["id": "x7"], "wrong parameter type",
+                #"parameter "id" of route "moments" must be int, got "x7""#
+            ),
+        ] as [(String, [String: any Sendable], String, String)])
+    func aBadParameterIsAnErrorTheCallerSees(url: String, params: [String: any Sendable], code: String, message: String)
+        async throws
+    {
         let router = try RouterFixture.router()
         let log = ResultLog()
         let opening = await router.open(url, params: params, onResult: log.callback("opener"))
@@ -103,7 +137,9 @@ import Testing
         router.removePage("ProfilePage")
         let opening = await router.open("myapp://user/42")
         #expect(opening.error?.code == .noTarget)
-        #expect(opening.error?.message == #"route "user.profile" leads to target "ProfilePage", which has no page factory or task registered"#)
+        #expect(
+            opening.error?.message
+                == #"route "user.profile" leads to target "ProfilePage", which has no page factory or task registered"#)
     }
 
     @Test func aThrowingFactoryFailsTheOpenAndLeavesTheStack() async throws {

@@ -20,7 +20,8 @@ enum ParameterBinding {
         for declaration in route.parameters {
             guard let value = values[declaration.name] else {
                 if declaration.isRequired {
-                    let how = objects[declaration.name] == nil
+                    let how =
+                        objects[declaration.name] == nil
                         ? "pass it in the URL or in params"
                         : "it was passed as \(type(of: objects[declaration.name]!)), which is not a rule value"
                     throw RouterError(

@@ -4,7 +4,9 @@ import JunctionCore
 /// keeping the rest (model objects) aside for the target.
 enum SendableBridge {
     /// Splits parameters into rule values and objects; `nil` values are dropped.
-    static func split(_ params: [String: any Sendable]) -> (values: [String: RuleValue], objects: [String: any Sendable]) {
+    static func split(_ params: [String: any Sendable]) -> (
+        values: [String: RuleValue], objects: [String: any Sendable]
+    ) {
         var values: [String: RuleValue] = [:]
         var objects: [String: any Sendable] = [:]
         for (name, value) in params {

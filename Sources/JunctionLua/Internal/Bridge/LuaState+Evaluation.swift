@@ -32,7 +32,8 @@ extension LuaState {
         if context.pointee.lineRecorder != nil {
             status = callRecordingLines(call, budgeted: budgeted)
         } else if budgeted {
-            lua_sethook(handle, SandboxContext.countHook, LUA_MASKCOUNT, available <= 0 ? 1 : context.pointee.countInterval)
+            lua_sethook(
+                handle, SandboxContext.countHook, LUA_MASKCOUNT, available <= 0 ? 1 : context.pointee.countInterval)
             status = call()
             lua_sethook(handle, nil, 0, 0)
         } else {
@@ -85,7 +86,9 @@ extension LuaState {
     }
 
     /// Runs a chunk and converts what it returns (for tests and tools).
-    func evaluate(source: String, chunkName: String, limits: RuleValueLimits = RuleValueLimits()) throws(LuaError) -> [RuleValue] {
+    func evaluate(source: String, chunkName: String, limits: RuleValueLimits = RuleValueLimits()) throws(LuaError)
+        -> [RuleValue]
+    {
         let base = lua_gettop(handle)
         defer { lua_settop(handle, base) }
         let handler = try run(source: source, chunkName: chunkName, results: LUA_MULTRET)
@@ -122,7 +125,10 @@ extension LuaState {
         let (status, _) = budgeted { jl_pcall(handle, 0, 5, base + 1) }
         guard status == LUA_OK else {
             var failure = error(status: status, chunkName: "bundle")
-            if failure.code == .runtime { failure = LuaError(code: .sharedState, chunkName: failure.chunkName, line: failure.line, message: failure.message) }
+            if failure.code == .runtime {
+                failure = LuaError(
+                    code: .sharedState, chunkName: failure.chunkName, line: failure.line, message: failure.message)
+            }
             throw failure
         }
         // Nothing calls `seal` again: released, it takes the code only loading needed with
@@ -163,10 +169,12 @@ extension LuaState {
             } catch {
                 throw LuaError(
                     code: .sharedState, chunkName: "bundle", line: nil,
-                    message: "cannot inspect the compiled rules: this Lua's bytecode format is not Lua 5.4's (\(error))")
+                    message: "cannot inspect the compiled rules: this Lua's bytecode format is not Lua 5.4's (\(error))"
+                )
             }
             if let finding {
-                let chunk = finding.source.hasPrefix("=") || finding.source.hasPrefix("@")
+                let chunk =
+                    finding.source.hasPrefix("=") || finding.source.hasPrefix("@")
                     ? String(finding.source.dropFirst()) : finding.source
                 throw LuaError(
                     code: .sharedState, chunkName: chunk, line: finding.line,
@@ -241,8 +249,10 @@ extension LuaState {
     ///   - push: Pushes the function that was called.
     /// - Returns: The error, placed when it can be.
     func placing(_ failure: LuaError, function push: () -> Void) -> LuaError {
-        guard failure.line == nil, failure.code == .runtime || failure.code == .instructionBudget || failure.code.endsDecision,
-              lua_checkstack(handle, 1) != 0 else { return failure }
+        guard failure.line == nil,
+            failure.code == .runtime || failure.code == .instructionBudget || failure.code.endsDecision,
+            lua_checkstack(handle, 1) != 0
+        else { return failure }
         push()
         guard lua_type(handle, -1) == LUA_TFUNCTION else {
             jl_pop(handle, 1)
@@ -299,7 +309,8 @@ extension LuaState {
             if context.pointee.limitedByDecision {
                 return LuaError(
                     code: .decisionBudget, chunkName: chunkName, line: line,
-                    message: "the decision's budget of \(context.pointee.limits.decisionInstructions) instructions is spent; "
+                    message:
+                        "the decision's budget of \(context.pointee.limits.decisionInstructions) instructions is spent; "
                         + "every rule a decision runs shares it (SandboxLimits.decisionInstructions)")
             }
             return LuaError(
@@ -359,10 +370,14 @@ extension LuaState {
         while let colon = bytes[index...].firstIndex(of: UInt8(ascii: ":")) {
             var end = colon + 1
             while end < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) { end += 1 }
-            if end > colon + 1, end + 1 < bytes.count, bytes[end] == UInt8(ascii: ":"), bytes[end + 1] == UInt8(ascii: " "),
-               colon > 0, let line = Int(String(decoding: bytes[(colon + 1)..<end], as: UTF8.self)) {
-                return (String(decoding: bytes[..<colon], as: UTF8.self), line,
-                        String(decoding: bytes[(end + 2)...], as: UTF8.self))
+            if end > colon + 1, end + 1 < bytes.count, bytes[end] == UInt8(ascii: ":"),
+                bytes[end + 1] == UInt8(ascii: " "),
+                colon > 0, let line = Int(String(decoding: bytes[(colon + 1)..<end], as: UTF8.self))
+            {
+                return (
+                    String(decoding: bytes[..<colon], as: UTF8.self), line,
+                    String(decoding: bytes[(end + 2)...], as: UTF8.self)
+                )
             }
             index = colon + 1
         }

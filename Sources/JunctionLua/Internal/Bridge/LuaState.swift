@@ -63,7 +63,8 @@ final class LuaState {
         self.logHandler = logHandler
         output = OutputAllowance(limits: limits)
         lua_atpanic(handle, HostFunctions.panic)
-        jl_getextraspace(handle).unsafelyUnwrapped.storeBytes(of: context, as: UnsafeMutablePointer<SandboxContext>.self)
+        jl_getextraspace(handle).unsafelyUnwrapped.storeBytes(
+            of: context, as: UnsafeMutablePointer<SandboxContext>.self)
         context.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         budget.pointee.context = context
         // A throw from here on still runs `deinit`, which closes the state.
@@ -139,7 +140,8 @@ final class LuaState {
     }
 
     private static func setupError(_ message: String) -> LuaError {
-        LuaError(code: .runtime, chunkName: setupChunkName, line: nil, message: "building the sandbox failed: \(message)")
+        LuaError(
+            code: .runtime, chunkName: setupChunkName, line: nil, message: "building the sandbox failed: \(message)")
     }
 
     private static func setupMemoryError(limit: Int) -> LuaError {

@@ -35,9 +35,10 @@ final class CoverageLog {
     var coverage: RuleCoverage {
         var coverage = RuleCoverage()
         for (index, chunk) in chunks.enumerated() {
-            coverage.merge(RuleCoverage(
-                executableLines: [chunk.name: chunk.executableLines],
-                executedLines: [chunk.name: recorder.pointee.recordedLines(ofChunk: index)]))
+            coverage.merge(
+                RuleCoverage(
+                    executableLines: [chunk.name: chunk.executableLines],
+                    executedLines: [chunk.name: recorder.pointee.recordedLines(ofChunk: index)]))
         }
         return coverage
     }

@@ -42,7 +42,8 @@ struct LineRecorder {
         let wordCount = highestLine / 64 + 1
         let words = UnsafeMutablePointer<UInt64>.allocate(capacity: wordCount)
         words.initialize(repeating: 0, count: wordCount)
-        (chunks.unsafelyUnwrapped + chunkCount).initialize(to: Chunk(source: source, words: words, wordCount: wordCount))
+        (chunks.unsafelyUnwrapped + chunkCount).initialize(
+            to: Chunk(source: source, words: words, wordCount: wordCount))
         chunkCount += 1
         lastSource = nil
         lastChunk = -1

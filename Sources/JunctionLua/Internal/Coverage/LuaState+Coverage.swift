@@ -44,7 +44,8 @@ extension LuaState {
     /// hook: it charges the same budget at the same interval, and records lines.
     func callRecordingLines(_ call: () -> Int32, budgeted: Bool) -> Int32 {
         let interval = context.pointee.tripped ? 1 : context.pointee.countInterval
-        lua_sethook(handle, LineRecorder.hook, budgeted ? LUA_MASKCOUNT | LUA_MASKLINE : LUA_MASKLINE, budgeted ? interval : 0)
+        lua_sethook(
+            handle, LineRecorder.hook, budgeted ? LUA_MASKCOUNT | LUA_MASKLINE : LUA_MASKLINE, budgeted ? interval : 0)
         let status = call()
         lua_sethook(handle, nil, 0, 0)
         return status

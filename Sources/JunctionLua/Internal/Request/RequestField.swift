@@ -3,7 +3,8 @@ internal import Foundation  // memcmp
 /// The fields of `req`, each with the user-value slot of the request userdata that
 /// caches it once built.
 enum RequestField: Int32, CaseIterable {
-    case url = 1, scheme, host, path, segments, params, query, exts, source, route
+    case url = 1
+    case scheme, host, path, segments, params, query, exts, source, route
 
     /// The name rules write: `req.url`.
     var name: StaticString {

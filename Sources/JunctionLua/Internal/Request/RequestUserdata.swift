@@ -76,13 +76,15 @@ enum RequestUserdata {
             lua_pushnil(state)
             _ = lua_setiuservalue(state, index, slot)
         }
-        block.storeBytes(of: Block(generation: generation, view: RequestView.request.rawValue, cached: kept), as: Block.self)
+        block.storeBytes(
+            of: Block(generation: generation, view: RequestView.request.rawValue, cached: kept), as: Block.self)
     }
 
     /// Whether the user value `slot` of `req` caches a view every request has (so it can be
     /// renumbered rather than rebuilt). Not `req.route`: a request without a route reads nil.
     private static func keepsView(_ slot: Int32) -> Bool {
-        slot == RequestField.params.rawValue || slot == RequestField.query.rawValue || slot == RequestField.exts.rawValue
+        slot == RequestField.params.rawValue || slot == RequestField.query.rawValue
+            || slot == RequestField.exts.rawValue
     }
 
     /// `req.source` has few values (an app has a handful of sources), and building its
@@ -131,7 +133,8 @@ enum RequestUserdata {
             return 1
         }
         var length = 0
-        let key = UnsafeRawBufferPointer(start: lua_tolstring(state, 2, &length), count: length)  // a string: cannot raise
+        // A string: converting it cannot raise.
+        let key = UnsafeRawBufferPointer(start: lua_tolstring(state, 2, &length), count: length)
         var slot: Int32 = 0
         if view == .request {
             guard let field = RequestField(key: key) else {
@@ -143,10 +146,14 @@ enum RequestUserdata {
             jl_pop(state, 1)
             if field == .source {
                 let kept = keptSourceSlot(state, generation: block.generation)
-                if kept != 0 { _ = lua_getiuservalue(state, 1, kept); return 1 }
+                if kept != 0 {
+                    _ = lua_getiuservalue(state, 1, kept)
+                    return 1
+                }
             }
         }
-        let prepared = prepare(state, view: view, field: RequestField(rawValue: slot), key: key, generation: block.generation)
+        let prepared = prepare(
+            state, view: view, field: RequestField(rawValue: slot), key: key, generation: block.generation)
         raiseIfFailed(prepared, state: state)
         push(prepared, state: state, generation: block.generation)
         if slot != 0 {
@@ -201,7 +208,8 @@ enum RequestUserdata {
     private static func keepSourceSlot(_ handle: OpaquePointer?) -> Int32 {
         let frame = LuaState.owner(of: handle).frame
         guard let source = frame.builtSource, frame.sourceNames.count < sourceSlots,
-              !frame.sourceNames.contains(where: { sameBytes($0.rawValue, source.rawValue) }) else { return 0 }
+            !frame.sourceNames.contains(where: { sameBytes($0.rawValue, source.rawValue) })
+        else { return 0 }
         frame.sourceNames.append(source)
         return firstSourceSlot + Int32(frame.sourceNames.count - 1)
     }
@@ -309,7 +317,8 @@ enum RequestUserdata {
                 return .encoded(UnsafeRawPointer(owner.scratch.base))
             } catch {
                 let root = "\(view.name)" + (name.map { "." + $0 } ?? "")
-                var message = error.luaError(chunkName: "req", root: root, verb: "cannot pass", direction: "to Lua").message
+                var message = error.luaError(chunkName: "req", root: root, verb: "cannot pass", direction: "to Lua")
+                    .message
                 message.withUTF8 { owner.scratch.store(UnsafeRawBufferPointer($0)) }
                 return .failure(UnsafeRawPointer(owner.scratch.base), message.utf8.count)
             }
@@ -365,7 +374,8 @@ enum RequestUserdata {
         let block = lua_touserdata(state, index).unsafelyUnwrapped.load(as: Block.self)
         let frame = LuaState.owner(of: state).frame
         guard block.generation == frame.generation, let request = frame.request,
-              let view = RequestView(rawValue: block.view) else { return .some(nil) }
+            let view = RequestView(rawValue: block.view)
+        else { return .some(nil) }
         return .some(wholeOrKey(of: view, in: request, key: nil))
     }
 

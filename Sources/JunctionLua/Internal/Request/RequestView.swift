@@ -2,7 +2,8 @@
 /// `req.query`, `req.exts` and `req.route` are views too, so reading `req.params.id`
 /// converts one value, not the whole table.
 enum RequestView: Int, CaseIterable {
-    case request = 0, params, query, exts, route
+    case request = 0
+    case params, query, exts, route
 
     /// How rules name it: `req`, `req.params`, …
     var name: StaticString {

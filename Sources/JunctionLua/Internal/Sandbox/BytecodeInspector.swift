@@ -92,8 +92,15 @@ private extension ChunkReader {
         }
         // Debug information: line info, absolute line info, locals, upvalue names.
         try skip(try size())
-        for _ in 0..<(try size()) { _ = try size(); _ = try size() }
-        for _ in 0..<(try size()) { _ = try string(); _ = try size(); _ = try size() }
+        for _ in 0..<(try size()) {
+            _ = try size()
+            _ = try size()
+        }
+        for _ in 0..<(try size()) {
+            _ = try string()
+            _ = try size()
+            _ = try size()
+        }
         var names: [String] = []
         for _ in 0..<(try size()) { names.append(try string() ?? "?") }
         if let shared = assigned.first(where: { $0 < persistent.count && persistent[$0] }) {
@@ -105,7 +112,9 @@ private extension ChunkReader {
 
     /// Reads a nested prototype, whose upvalue descriptors (read before its code is
     /// judged) refer to the parent's registers (`instack`) or the parent's upvalues.
-    private mutating func nestedFunction(parentPersistent: [Bool], parentSource: String) throws -> BytecodeInspector.Finding? {
+    private mutating func nestedFunction(parentPersistent: [Bool], parentSource: String) throws -> BytecodeInspector
+        .Finding?
+    {
         // Descriptors follow the code and constants, so read ahead, then come back.
         let start = offset
         _ = try string()
@@ -150,7 +159,11 @@ private extension ChunkReader {
         try skip(deltaCount)
         var absolute: [(pc: Int, line: Int)] = []
         for _ in 0..<(try size()) { absolute.append((try size(), try size())) }
-        for _ in 0..<(try size()) { _ = try string(); _ = try size(); _ = try size() }  // locals
+        for _ in 0..<(try size()) {
+            _ = try string()
+            _ = try size()
+            _ = try size()
+        }  // locals
         for _ in 0..<(try size()) { _ = try string() }  // upvalue names
         guard counted, deltaCount > 0 else { return }
 

@@ -174,8 +174,8 @@ enum HostFunctions {
         let message = lua_tolstring(state, -1, &length).unsafelyUnwrapped
         let prefix = SandboxPrelude.shownPrefix
         guard length > prefix.utf8CodeUnitCount,
-              memcmp(message, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0,
-              let separator = strstr(message + prefix.utf8CodeUnitCount, ": ")
+            memcmp(message, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0,
+            let separator = strstr(message + prefix.utf8CodeUnitCount, ": ")
         else { return }
         luaL_where(state, ruleLevel(state))
         jl_pushstring(state, separator + 2)

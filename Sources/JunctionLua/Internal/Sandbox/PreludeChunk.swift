@@ -74,7 +74,8 @@ enum PreludeChunk {
     }
 
     /// Compiles one file in `state` and dumps it without local-variable names.
-    private static func compile(_ file: SandboxPrelude.File, in state: OpaquePointer) -> Result<[UInt8], CompileFailure> {
+    private static func compile(_ file: SandboxPrelude.File, in state: OpaquePointer) -> Result<[UInt8], CompileFailure>
+    {
         let base = lua_gettop(state)
         defer { lua_settop(state, base) }
         let status = file.source.withUnsafeBytes { source in
@@ -132,9 +133,16 @@ private extension ChunkReader {
             try collectLocalVariableLists(into: &lists)
         }
         try skip(try size())  // line info
-        for _ in 0..<(try size()) { _ = try size(); _ = try size() }  // absolute line info
+        for _ in 0..<(try size()) {
+            _ = try size()
+            _ = try size()
+        }  // absolute line info
         let start = offset
-        for _ in 0..<(try size()) { _ = try string(); _ = try size(); _ = try size() }
+        for _ in 0..<(try size()) {
+            _ = try string()
+            _ = try size()
+            _ = try size()
+        }
         lists.append(start..<offset)
         for _ in 0..<(try size()) { _ = try string() }  // upvalue names
     }

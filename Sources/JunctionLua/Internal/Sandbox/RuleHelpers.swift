@@ -79,9 +79,10 @@ enum RuleHelpers {
 
     private static func rollout(_ state: OpaquePointer?) -> Outcome {
         guard let key = string(state, 1), let id = string(state, 2) ?? integerText(state, 2),
-              lua_type(state, 3) == LUA_TNUMBER
+            lua_type(state, 3) == LUA_TNUMBER
         else {
-            return fail(state, "rollout(key, id, percent) takes a name, a user or device id and a percentage from 0 to 100")
+            return fail(
+                state, "rollout(key, id, percent) takes a name, a user or device id and a percentage from 0 to 100")
         }
         let percent = lua_tonumberx(state, 3, nil)
         guard percent.isFinite else { return fail(state, "rollout: the percentage must be a number from 0 to 100") }
@@ -109,7 +110,8 @@ enum RuleHelpers {
     private static func decode(_ state: OpaquePointer?) -> Outcome {
         guard let text = string(state, 1) else { return fail(state, "url.decode(s) takes a string") }
         do {
-            return push(.string(try PercentEncoding.decode(text, plusAsSpace: lua_toboolean(state, 2) != 0)), into: state)
+            return push(
+                .string(try PercentEncoding.decode(text, plusAsSpace: lua_toboolean(state, 2) != 0)), into: state)
         } catch {
             return fail(state, "url.decode: \(error)")
         }
@@ -160,7 +162,8 @@ enum RuleHelpers {
 
     private static func build(_ state: OpaquePointer?) -> Outcome {
         guard lua_type(state, 1) == LUA_TTABLE else {
-            return fail(state, "url.build{...} takes a table such as { scheme = \"myapp\", host = \"user\", path = \"/42\" }")
+            return fail(
+                state, "url.build{...} takes a table such as { scheme = \"myapp\", host = \"user\", path = \"/42\" }")
         }
         var reader = RuleValueReader(state: state.unsafelyUnwrapped, chunkName: "url.build", name: "parts")
         let value: RuleValue
@@ -189,7 +192,9 @@ enum RuleHelpers {
             for name in query.keys.sorted() {
                 let values: [RuleValue]
                 if case .array(let list) = query[name]! { values = list } else { values = [query[name]!] }
-                for item in values { items.append(PercentEncoding.encode(name) + "=" + PercentEncoding.encode(plain(item))) }
+                for item in values {
+                    items.append(PercentEncoding.encode(name) + "=" + PercentEncoding.encode(plain(item)))
+                }
             }
             text += "?" + items.joined(separator: "&")
         }
@@ -202,7 +207,8 @@ enum RuleHelpers {
     /// Charges what `reader` went through (the argument of `url.build`, whose size is
     /// known only once read); `false` past the budget.
     private static func chargeReading(_ reader: RuleValueReader, _ state: OpaquePointer?) -> Bool {
-        SandboxContext.charge(state, WorkCost.sum(WorkCost.elements(reader.valueCount), WorkCost.bytes(reader.stringBytes)))
+        SandboxContext.charge(
+            state, WorkCost.sum(WorkCost.elements(reader.valueCount), WorkCost.bytes(reader.stringBytes)))
     }
 
     /// The work of producing `value`: a unit per value, and the bytes of its strings and keys.
@@ -224,7 +230,8 @@ enum RuleHelpers {
         switch value {
         case .string(let text): return text
         case .int(let number): return String(number)
-        case .double(let number): return number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .double(let number):
+            return number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
         case .bool(let flag): return flag ? "true" : "false"
         default: return ""
         }
@@ -247,7 +254,8 @@ enum RuleHelpers {
     /// Pushes a result; a value too big for the state's memory becomes the error.
     private static func push(_ value: RuleValue, into state: OpaquePointer?) -> Outcome {
         do {
-            try RuleValueWriter.push(value, readOnly: false, into: state.unsafelyUnwrapped, name: "result", chunkName: "helper")
+            try RuleValueWriter.push(
+                value, readOnly: false, into: state.unsafelyUnwrapped, name: "result", chunkName: "helper")
             return .results(1, produced: producedUnits(of: value))
         } catch {
             return fail(state, error.message)
@@ -258,7 +266,8 @@ enum RuleHelpers {
     /// that cannot be built (out of memory).
     private static func fail(_ state: OpaquePointer?, _ message: String) -> Outcome {
         do {
-            try RuleValueWriter.push(.string(message), readOnly: false, into: state.unsafelyUnwrapped, name: "message", chunkName: "helper")
+            try RuleValueWriter.push(
+                .string(message), readOnly: false, into: state.unsafelyUnwrapped, name: "message", chunkName: "helper")
         } catch {
             lua_pushlightuserdata(state, nil)  // no allocation; the message handler names its type
         }

@@ -1,8 +1,8 @@
 internal import CLua
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Per-state values the C callbacks need, kept behind one stable pointer in the Lua
@@ -124,7 +124,8 @@ struct SandboxContext {
             }
         }
         context.pointee.lastClockRead = now
-        context.pointee.nextClockRead = context.pointee.instructionsUsed
+        context.pointee.nextClockRead =
+            context.pointee.instructionsUsed
             + (context.pointee.slow ? Int(slowInterval) : clockStride)
     }
 

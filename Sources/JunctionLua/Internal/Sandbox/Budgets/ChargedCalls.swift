@@ -99,7 +99,8 @@ enum ChargedCalls {
             let length = lua_type(state, -1) == LUA_TSTRING ? Int(lua_rawlen(state, -1)) : 0
             after = WorkCost.bytes(length - prepaid)
         case .scan(let start, let ifNotFound):
-            let scanned = lua_type(state, -1) == LUA_TNUMBER ? abs(Int(lua_tointegerx(state, -1, nil)) - 1 - start) : ifNotFound
+            let scanned =
+                lua_type(state, -1) == LUA_TNUMBER ? abs(Int(lua_tointegerx(state, -1, nil)) - 1 - start) : ifNotFound
             after = WorkCost.bytes(scanned)
         case .chargedIterator(let lax):
             // The original returned (iterator, s, 0): the stack has room, it pushed three.

@@ -97,7 +97,8 @@ struct MemoryBudget {
     private mutating func refuse(_ block: UnsafeMutableRawPointer?, oldSize: Int, newSize: Int) {
         defer { refused = (block, oldSize, newSize) }
         guard let last = refused, last.block == block, last.oldSize == oldSize, last.newSize == newSize,
-              let context, context.pointee.metering else { return }
+            let context, context.pointee.metering
+        else { return }
         context.pointee.memoryExhausted = true
     }
 }

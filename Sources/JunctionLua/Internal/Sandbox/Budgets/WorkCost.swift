@@ -236,7 +236,7 @@ enum WorkCost {
 
         case .rawEquality:
             guard lua_type(state, 1) == LUA_TSTRING, lua_type(state, 2) == LUA_TSTRING,
-                  lua_rawlen(state, 1) == lua_rawlen(state, 2)
+                lua_rawlen(state, 1) == lua_rawlen(state, 2)
             else { return Estimate(units: 0) }
             return Estimate(units: Self.bytes(Int(lua_rawlen(state, 1))))
 
@@ -335,7 +335,8 @@ enum WorkCost {
     /// raise (the `%p` error, a `__tostring` that fails).
     private static func makeFormatDeterministic(_ state: OpaquePointer?) {
         var length = 0
-        let format = UnsafeRawPointer(lua_tolstring(state, 1, &length).unsafelyUnwrapped).assumingMemoryBound(to: UInt8.self)
+        let format = UnsafeRawPointer(lua_tolstring(state, 1, &length).unsafelyUnwrapped).assumingMemoryBound(
+            to: UInt8.self)
         let top = lua_gettop(state)
         var argument: Int32 = 1
         var index = 0
@@ -351,8 +352,10 @@ enum WorkCost {
             switch format[index] {
             case UInt8(ascii: "p"):
                 _ = jl_error_string(
-                    state, HostFunctions.cString(
-                        "string.format: '%p' shows an address, which differs between devices and runs; rules may not use it"))
+                    state,
+                    HostFunctions.cString(
+                        "string.format: '%p' shows an address, which differs between devices and runs; rules may not use it"
+                    ))
             case UInt8(ascii: "s") where argument <= top:
                 switch lua_type(state, argument) {
                 case LUA_TTABLE, LUA_TFUNCTION, LUA_TUSERDATA, LUA_TLIGHTUSERDATA, LUA_TTHREAD:

@@ -5,10 +5,14 @@ struct PatternCaptures: BitwiseCopyable {
     static let capacity = 32
 
     private typealias Storage = (
-        PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture,
-        PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture,
-        PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture,
-        PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture
+        PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture,
+        PatternCapture,
+        PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture,
+        PatternCapture,
+        PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture,
+        PatternCapture,
+        PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture, PatternCapture,
+        PatternCapture
     )
 
     private var storage: Storage = (
@@ -32,7 +36,8 @@ struct PatternCaptures: BitwiseCopyable {
         }
         set {
             withUnsafeMutableBytes(of: &storage) { bytes in
-                bytes.storeBytes(of: newValue, toByteOffset: index * MemoryLayout<PatternCapture>.stride, as: PatternCapture.self)
+                bytes.storeBytes(
+                    of: newValue, toByteOffset: index * MemoryLayout<PatternCapture>.stride, as: PatternCapture.self)
             }
         }
     }

@@ -70,7 +70,7 @@ extension PatternFunctions {
         } else {
             // The result string is a copy of the buffer: its bytes are charged again.
             guard add(state, &matcher, buffer, from: copied, to: matcher.subjectLength),
-                  matcher.spend(buffer.pointee.n), settle(state, &matcher)
+                matcher.spend(buffer.pointee.n), settle(state, &matcher)
             else { return raise(state, .budget) }
             luaL_pushresult(buffer)
         }
@@ -161,7 +161,9 @@ extension PatternFunctions {
                     guard add(state, &matcher, buffer, from: match.start, to: match.end) else { return false }
                 } else if capture < matcher.level, matcher.captures[capture].length >= 0 {
                     let start = matcher.captures[capture].start
-                    guard add(state, &matcher, buffer, from: start, to: start + matcher.captures[capture].length) else { return false }
+                    guard add(state, &matcher, buffer, from: start, to: start + matcher.captures[capture].length) else {
+                        return false
+                    }
                 } else {
                     // A position (pushed, then added as its digits), or an error.
                     pushCapture(state, &matcher, capture, whole: match)

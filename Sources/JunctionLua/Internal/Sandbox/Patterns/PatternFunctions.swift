@@ -123,7 +123,9 @@ enum PatternFunctions {
     /// pattern has none and `whole` is given — Lua's `push_captures` — after charging the
     /// steps so far and the bytes of the strings it makes. Returns how many it pushed.
     /// May raise.
-    static func pushCaptures(_ state: OpaquePointer?, _ matcher: inout PatternMatcher, whole: (start: Int, end: Int)?) -> Int32 {
+    static func pushCaptures(_ state: OpaquePointer?, _ matcher: inout PatternMatcher, whole: (start: Int, end: Int)?)
+        -> Int32
+    {
         let count = matcher.level == 0 && whole != nil ? 1 : matcher.level
         var index = 0
         while index < count {
@@ -143,7 +145,9 @@ enum PatternFunctions {
 
     /// The length of capture `index` (the whole match when there are no captures), or a
     /// negative number when it is a position or not a capture at all.
-    private static func capturedLength(_ matcher: inout PatternMatcher, _ index: Int, whole: (start: Int, end: Int)?) -> Int {
+    private static func capturedLength(_ matcher: inout PatternMatcher, _ index: Int, whole: (start: Int, end: Int)?)
+        -> Int
+    {
         guard index < matcher.level else { return whole.map { $0.end - $0.start } ?? -1 }
         return matcher.captures[index].length
     }
@@ -151,7 +155,9 @@ enum PatternFunctions {
     /// Pushes capture `index`: its bytes, or its position for `()`; the whole match for
     /// capture 0 when the pattern has none. Lua's `push_onecapture`: raises for an index
     /// past the captures, or a capture still open. Charges nothing.
-    static func pushCapture(_ state: OpaquePointer?, _ matcher: inout PatternMatcher, _ index: Int, whole: (start: Int, end: Int)?) {
+    static func pushCapture(
+        _ state: OpaquePointer?, _ matcher: inout PatternMatcher, _ index: Int, whole: (start: Int, end: Int)?
+    ) {
         guard index < matcher.level else {
             guard index == 0, let whole else {
                 _ = raise(state, .error(.invalidCaptureIndex(index + 1)))

@@ -8,7 +8,7 @@ extension PatternMatcher {
             guard spend(1) else { return false }
             switch pattern[index] {
             case UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"),
-                 UInt8(ascii: "."), UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "%"), UInt8(ascii: "-"):
+                UInt8(ascii: "."), UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "%"), UInt8(ascii: "-"):
                 return false
             default:
                 continue

@@ -44,7 +44,10 @@ struct PatternMatcher: BitwiseCopyable {
 
     /// A matcher of `pattern` against `subject`, both valid while it is used, that may take
     /// `allowance` steps.
-    init(subject: UnsafePointer<UInt8>, subjectLength: Int, pattern: UnsafePointer<UInt8>, patternLength: Int, allowance: Int) {
+    init(
+        subject: UnsafePointer<UInt8>, subjectLength: Int, pattern: UnsafePointer<UInt8>, patternLength: Int,
+        allowance: Int
+    ) {
         self.subject = subject
         self.subjectLength = subjectLength
         self.pattern = pattern
@@ -102,7 +105,8 @@ struct PatternMatcher: BitwiseCopyable {
             if p == patternLength { break items }
             switch pattern[p] {
             case UInt8(ascii: "("):
-                s = patternByte(p + 1) == UInt8(ascii: ")")
+                s =
+                    patternByte(p + 1) == UInt8(ascii: ")")
                     ? startCapture(s, p + 2, length: PatternCapture.position)
                     : startCapture(s, p + 1, length: PatternCapture.unfinished)
                 break items
