@@ -48,10 +48,8 @@ struct PatternMatcher: BitwiseCopyable {
         subject: UnsafePointer<UInt8>, subjectLength: Int, pattern: UnsafePointer<UInt8>, patternLength: Int,
         allowance: Int
     ) {
-        self.subject = subject
-        self.subjectLength = subjectLength
-        self.pattern = pattern
-        self.patternLength = patternLength
+        (self.subject, self.subjectLength) = (subject, subjectLength)
+        (self.pattern, self.patternLength) = (pattern, patternLength)
         self.allowance = allowance
     }
 
