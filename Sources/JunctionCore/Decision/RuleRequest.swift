@@ -87,6 +87,10 @@ public struct RuleRequest: Sendable {
     /// one: a constant-time test for callers that hand one request to rule after rule.
     package func isIdentical(to other: RuleRequest) -> Bool { storage.isIdentical(to: other.storage) }
 
+    /// The identity ``isIdentical(to:)`` compares: equal for copies of this request, and
+    /// never another request's while a copy of this one is alive.
+    package var identity: ObjectIdentifier { storage.identity }
+
     /// The whole URL.
     public var url: String { uri.string }
     /// The scheme, `""` for a relative URL.

@@ -27,6 +27,9 @@ struct CopyOnWrite<Fields: Sendable>: Sendable {
     /// Whether both handles share one box (then their fields are equal).
     func isIdentical(to other: Self) -> Bool { box === other.box }
 
+    /// The box's identity: equal for handles that share one box, while one of them lives.
+    var identity: ObjectIdentifier { ObjectIdentifier(box) }
+
     /// Mutates the fields, copying the box first when another value shares it.
     mutating func write<Result>(_ body: (inout Fields) -> Result) -> Result {
         if !isKnownUniquelyReferenced(&box) { box = CopyOnWriteBox(box.fields) }

@@ -37,6 +37,10 @@ final class RequestFrame {
 
     /// The request `req` stands for while a session is open; `nil` between sessions.
     @exclusivity(unchecked) private(set) var request: RuleRequest?
+    /// ``request``'s identity (``RuleRequest/identity``), compared without touching the
+    /// request's reference count. Sound because ``request`` keeps that request alive, so
+    /// no other can have its identity while it is set.
+    private var requestIdentity: ObjectIdentifier?
     /// The generation of ``request``: a `req` userdata or view of another is stale.
     @exclusivity(unchecked) private(set) var generation = 0
     /// The limits on values built for `req` and `ctx`.
@@ -99,6 +103,7 @@ final class RequestFrame {
     func close() {
         lua_settop(handle, base == 0 && isResident ? Self.height : base)
         request = nil
+        requestIdentity = nil
         generation += 1
         parsedQuery = nil
         context = nil
@@ -110,8 +115,10 @@ final class RequestFrame {
     /// nothing (a rule cannot keep one anyway).
     @inline(__always)
     func setRequest(_ request: RuleRequest) {
-        if let current = self.request, current.isIdentical(to: request) { return }
+        let identity = request.identity
+        if identity == requestIdentity { return }
         self.request = request
+        requestIdentity = identity
         generation += 1
         parsedQuery = nil
     }
