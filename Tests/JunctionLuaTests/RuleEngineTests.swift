@@ -66,7 +66,10 @@ import JunctionTestSupport
     }
 
     @Test func reportsInstructionsUsed() throws {
-        let engine = try Self.engine("function spin(req) local x = 0 for i = 1, req.n do x = x + i end return x end")
+        // Counts, not time: the time backstop must not end a slow run (thread sanitizer, busy cores).
+        let engine = try Self.engine(
+            "function spin(req) local x = 0 for i = 1, req.n do x = x + i end return x end",
+            limits: SandboxLimits(decisionTime: .seconds(120)))
         let small = try engine.evaluate("spin", arguments: [["n": 10]])
         let large = try engine.evaluate("spin", arguments: [["n": 100_000]])
         #expect(small.value == 55)
