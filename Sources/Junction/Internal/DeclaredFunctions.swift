@@ -5,8 +5,7 @@ import JunctionLua
 /// lent by the bundle's engine pool, or ``NoDeclaredFunctions`` for a decider without one.
 ///
 /// `DecisionRun` is generic over it rather than taking an optional session, so the
-/// session is used in place: wrapping it in an `Optional` copied it, a retain and a
-/// release of its engine and context on every decision.
+/// session is used in place, never copied into an `Optional` (a copy retains its engine).
 protocol DeclaredFunctions {
     /// Sets the request `req` reads from now on. Setting the request already set (the
     /// same one: ``RuleRequest/isIdentical(to:)``) changes nothing, so a caller sets the

@@ -3,14 +3,13 @@ internal import CLua
 /// The ``SandboxPrelude``'s files compiled once per process into the binary chunks every
 /// state loads: Lua's dump of each, less the names and scopes of its local variables.
 ///
-/// Compiled from text in each state, the prelude kept a `LocVar` record and an interned
-/// name for every local of every function it leaves behind, for the state's whole life:
-/// some 5 KiB of each engine's heap for names no message shows, and with 100 rules enough
-/// strings to double Lua's string table (9 KiB in all there, on Lua 5.4.4). Its line
-/// numbers, its chunk names and its upvalue names stay: an error raised inside the prelude
-/// still carries its position, such as `junction/sandbox/libraries.lua:LINE:`, which the
-/// message handler replaces with the rule's, and a C original the prelude calls through an
-/// upvalue is still named, as in "bad argument #2 to 'insert'". Lua's own stripped dump
+/// Lua compiling text keeps a `LocVar` record and an interned name for every local of
+/// every function, for the state's whole life; the prelude's would be heap in every
+/// engine for names no message shows. Its line numbers, its chunk names and its upvalue
+/// names stay: an error raised inside the prelude still carries its position, such as
+/// `junction/sandbox/libraries.lua:LINE:`, which the message handler replaces with the
+/// rule's, and a C original the prelude calls through an upvalue is still named, as in
+/// "bad argument #2 to 'insert'". Lua's own stripped dump
 /// (`lua_dump` with `strip`) would drop those too. Loading binary chunks also skips parsing
 /// the text per state.
 ///
