@@ -171,6 +171,7 @@ import JunctionTestSupport
             "rules/policy.lua:2 (upvalue 1)"
         ),
         ("state = { next_word = string.gmatch('a b', '%a+') }\nfunction rule() return nil end", "state.next_word"),
+        ("words = string.gmatch('a b', '%a+')\nfunction rule() return nil end", "words"),
     ])
     func refusesLoadTimeFunctionsWithStateOfTheirOwn(source: String, path: String) {
         let error = #expect(throws: LuaError.self) {

@@ -219,22 +219,6 @@ import Testing
         #expect(engine.memoryInUse <= before + 1_024)
     }
 
-    @Test(arguments: [
-        ("local words = string.gmatch('a b', '%a+')\nfunction rule() return words() end", "rule (upvalue 1)"),
-        ("words = string.gmatch('a b', '%a+')\nfunction rule() return nil end", "words"),
-    ])
-    func refusesToKeepAGmatchIteratorMadeWhileLoading(source: String, path: String) {
-        let error = #expect(throws: LuaError.self) {
-            try RuleEngine(sources: [RuleSource(name: "rules/iterate.lua", text: source)])
-        }
-        #expect(error?.code == .sharedState)
-        #expect(
-            error?.message
-                == "\(path): an iterator or other function with state of its own, made while the bundle loads, "
-                + "cannot outlive the loading (rules would share it and change it between evaluations); "
-                + "create it inside the rule function")
-    }
-
     @Test func iteratesWithGmatchInsideARule() throws {
         let engine = try RuleEngine(sources: [
             RuleSource(
