@@ -52,9 +52,11 @@ extension BundleManifest {
                 } else {
                     yaml.error("on_error must be reject or continue (got \"\(text)\")", value.mark)
                 }
+            case "sources":
+                manifest.sources = readSources(value, &yaml)
             default:
                 yaml.unknownKey(
-                    key, allowed: ["name", "version", "minimum_host_version", "description", "on_error"],
+                    key, allowed: ["name", "version", "minimum_host_version", "description", "on_error", "sources"],
                     in: "the manifest")
             }
         }
@@ -69,5 +71,31 @@ extension BundleManifest {
         manifest.name = name
         manifest.version = version
         return manifest
+    }
+
+    /// `sources: [mini_program, car_play]`: names like the standard ones (lowercase
+    /// letters, digits and `_`), each once, none of them standard.
+    private static func readSources(_ node: YAMLNode, _ yaml: inout YAMLReader) -> [RequestSource] {
+        guard let list = yaml.sequence(node, "sources") else { return [] }
+        var sources: [RequestSource] = []
+        for item in list where yaml.visit() {
+            guard let name = yaml.string(item, "a source") else { continue }
+            let source = RequestSource(rawValue: name)
+            if name.isEmpty
+                || !name.utf8.allSatisfy({
+                    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || Bytes.isDigit($0) || $0 == UInt8(ascii: "_")
+                })
+            {
+                yaml.error(
+                    "source \"\(name)\" must be lowercase letters, digits and \"_\", like mini_program", item.mark)
+            } else if RequestSource.standard.contains(source) {
+                yaml.error("source \"\(name)\" is standard already; list only the app's own sources", item.mark)
+            } else if sources.contains(source) {
+                yaml.error("source \"\(name)\" is listed twice", item.mark)
+            } else {
+                sources.append(source)
+            }
+        }
+        return sources
     }
 }

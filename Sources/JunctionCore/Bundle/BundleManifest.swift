@@ -7,6 +7,7 @@
 /// minimum_host_version: 5.0.0  # hosts older than this refuse the bundle
 /// description: Routing policy of the example shop.
 /// on_error: reject             # reject (default) | continue
+/// sources: [mini_program]      # request sources beyond the standard ones
 /// ```
 public struct BundleManifest: Sendable, Hashable {
     /// The bundle's name: letters, digits, `.`, `_` and `-`.
@@ -19,6 +20,14 @@ public struct BundleManifest: Sendable, Hashable {
     public var description: String?
     /// What a failing rule does unless the rule says otherwise; `.reject` by default.
     public var onError: RuleErrorPolicy
+    /// The request sources the app uses beyond ``RequestSource/standard``
+    /// (`sources: [mini_program]`), in the order the manifest lists them.
+    public var sources: [RequestSource] = []
+
+    /// Every source a request of this bundle may come from: the standard ones, then the
+    /// declared ones. Tests, `junction eval --source` and rules comparing `req.source`
+    /// with a literal are checked against it.
+    public var knownSources: [RequestSource] { RequestSource.standard + sources }
 
     /// Creates a manifest.
     /// - Parameters:

@@ -24,6 +24,10 @@ public struct RequestSource: RawRepresentable, Sendable, Hashable, ExpressibleBy
     /// Another app, through a custom scheme.
     public static let external: RequestSource = "external"
 
+    /// The sources every app has: `internal`, `push`, `universal_link`, `h5`, `external`.
+    /// A bundle's manifest may declare more (``BundleManifest/sources``).
+    public static let standard: [RequestSource] = [.internal, .push, .universalLink, .h5, .external]
+
     /// The name.
     public var description: String { rawValue }
 }

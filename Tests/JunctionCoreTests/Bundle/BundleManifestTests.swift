@@ -18,6 +18,13 @@ import Testing
                     description: "Routing policy of the example shop.", onError: .continue))
     }
 
+    @Test func readsTheAppsOwnSources() throws {
+        let manifest = try BundleManifest.load(
+            text: "name: shop\nversion: 1\nsources: [mini_program, car_play]", file: "manifest.yaml")
+        #expect(manifest.sources == ["mini_program", "car_play"])
+        #expect(manifest.knownSources == RequestSource.standard + ["mini_program", "car_play"])
+    }
+
     @Test func readsJSONAndSemanticVersionsAndDefaultsToReject() throws {
         let manifest = try BundleManifest.load(text: #"{"name": "shop", "version": "1.4.0"}"#, file: "manifest.json")
         #expect(manifest.version == .semantic(SemanticVersion(1, 4, 0)))
@@ -49,8 +56,21 @@ import Testing
         ),
         (
             "name: shop\nversion: 1\nfiles: []",
-            "m.yaml:3:1: error: unknown key \"files\" in the manifest; expected one of name, version, minimum_host_version, description, on_error"
+            "m.yaml:3:1: error: unknown key \"files\" in the manifest; expected one of name, version, minimum_host_version, description, on_error, sources"
         ),
+        (
+            "name: shop\nversion: 1\nsources: [mini_program, push]",
+            "m.yaml:3:25: error: source \"push\" is standard already; list only the app's own sources"
+        ),
+        (
+            "name: shop\nversion: 1\nsources: [Mini-Program]",
+            "m.yaml:3:11: error: source \"Mini-Program\" must be lowercase letters, digits and \"_\", like mini_program"
+        ),
+        (
+            "name: shop\nversion: 1\nsources: [car, car]",
+            "m.yaml:3:16: error: source \"car\" is listed twice"
+        ),
+        ("name: shop\nversion: 1\nsources: car", "m.yaml:3:10: error: sources must be a list (\"- …\" items)"),
         ("", "m.yaml:1:1: error: the manifest is empty; it needs at least \"name:\" and \"version:\""),
         ("- a", "m.yaml:1:1: error: the manifest must be a mapping of keys to values"),
         (
