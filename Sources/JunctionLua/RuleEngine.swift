@@ -30,6 +30,10 @@ public final class RuleEngine {
     public let functionNames: [String]
     /// The redirects, interceptors, group policies and fallbacks the bundle declared.
     public let declarations: RuleDeclarations
+    /// The globals that functions able to run after loading assign: that fails whenever
+    /// it runs, since sealing made the globals read-only. Found while sealing inspects
+    /// those functions anyway; `junction check` reports them (``analyze(_:)``).
+    package let globalAssignments: [RuleAnalysis.Use]
 
     let state: LuaState
     private let functionsReference: Int32
@@ -74,6 +78,7 @@ public final class RuleEngine {
         callablesReference = sealed.callables
         state.frame.declaredFunctions = sealed.callables
         declarations = RuleDeclarations(summary: sealed.summary)
+        globalAssignments = sealed.globalAssignments
         let names = sealed.names
         functionIndex = Dictionary(names.enumerated().map { ($1, $0 + 1) }, uniquingKeysWith: { first, _ in first })
     }

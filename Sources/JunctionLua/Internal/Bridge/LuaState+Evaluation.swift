@@ -110,6 +110,9 @@ extension LuaState {
         var callables: Int32
         /// The declarations, as plain values; `run`/`when` index `callables`.
         var summary: RuleValue
+        /// The globals the bundle's functions assign, which fails once sealed (see
+        /// ``BytecodeInspector``), one per name and line.
+        var globalAssignments: [RuleAnalysis.Use]
     }
 
     /// Seals the bundle environment (see ``SandboxPrelude``), inspects every function
@@ -137,7 +140,7 @@ extension LuaState {
         lua_rawseti(handle, jl_registryindex(), lua_Integer(context.pointee.seal))
         context.pointee.seal = LUA_NOREF
         let (functionsIndex, namesIndex, reachableIndex, summaryIndex) = (base + 2, base + 3, base + 4, base + 5)
-        try inspectFunctions(at: reachableIndex)
+        let globalAssignments = try inspectFunctions(at: reachableIndex)
         var names: [String] = []
         let count = lua_rawlen(handle, namesIndex)
         if count > 0 {
@@ -152,20 +155,25 @@ extension LuaState {
         let callables = try reference(chunkName: "bundle")  // pops the callables on top
         lua_pushvalue(handle, functionsIndex)
         let functions = try reference(chunkName: "bundle")
-        return SealedBundle(names: names, functions: functions, callables: callables, summary: summary)
+        return SealedBundle(
+            names: names, functions: functions, callables: callables, summary: summary,
+            globalAssignments: globalAssignments)
     }
 
     /// Refuses the bundle when a function in the array at `index` assigns to a variable
     /// that outlives one evaluation (see ``BytecodeInspector``).
-    private func inspectFunctions(at index: Int32) throws(LuaError) {
+    /// - Returns: The globals those functions assign, by file and line, without repeats
+    ///   (a function made twice while loading is dumped twice).
+    private func inspectFunctions(at index: Int32) throws(LuaError) -> [RuleAnalysis.Use] {
         let count = lua_rawlen(handle, index)
-        guard count > 0 else { return }
+        guard count > 0 else { return [] }
+        var globalAssignments: [RuleAnalysis.Use] = []
         for position in 1...count {
             lua_rawgeti(handle, index, lua_Integer(position))  // an existing entry: no allocation
             defer { jl_pop(handle, 1) }
             let finding: BytecodeInspector.Finding?
             do {
-                finding = try BytecodeInspector.inspectTop(of: handle)
+                finding = try BytecodeInspector.inspectTop(of: handle, globalAssignments: &globalAssignments)
             } catch {
                 throw LuaError(
                     code: .sharedState, chunkName: "bundle", line: nil,
@@ -183,6 +191,7 @@ extension LuaState {
                         + "make it a local inside the function")
             }
         }
+        return ChunkScanner.unique(globalAssignments)
     }
 
     /// Pops the value on top of the stack into the registry and returns its reference.

@@ -13,6 +13,11 @@ internal import CLua
 /// included (``nestedFunctionLines(ofTop:)``), for ``RuleCoverage``: the public C API
 /// describes one function at a time, while a dump holds the whole tree of prototypes.
 ///
+/// The same walk lists the globals such functions assign (`OP_SETTABUP` on an `_ENV` that
+/// outlives one evaluation): after sealing, globals are read-only, so those assignments
+/// fail whenever they run. They load — a function may never reach that line — and
+/// `junction check` reports them (``RuleAnalysis/globalAssignments``).
+///
 /// Reads the Lua 5.4 binary chunk format (`ldump.c`), after checking its header.
 enum BytecodeInspector {
     /// A function that assigns to a shared variable: where, and the variable's name.
@@ -22,11 +27,14 @@ enum BytecodeInspector {
         var variable: String
     }
 
-    /// Inspects the function on top of the stack (left there).
-    static func inspectTop(of state: OpaquePointer) throws -> Finding? {
+    /// Inspects the function on top of the stack (left there), adding the globals it and
+    /// the functions nested in it assign to `globalAssignments`.
+    static func inspectTop(of state: OpaquePointer, globalAssignments: inout [RuleAnalysis.Use]) throws -> Finding? {
         try readingDump(ofTop: state) { reader in
             let upvalues = Int(try reader.byte())
-            return try reader.function(persistent: Array(repeating: true, count: upvalues), parentSource: "?")
+            return try reader.function(
+                persistent: Array(repeating: true, count: upvalues), parentSource: "?",
+                globalAssignments: &globalAssignments)
         }
     }
 
@@ -50,7 +58,7 @@ enum BytecodeInspector {
 
     /// Dumps the function on top of the stack (debug information kept) and hands `read`
     /// a reader placed after the checked header.
-    private static func readingDump<Result>(
+    static func readingDump<Result>(
         ofTop state: OpaquePointer, _ read: (inout ChunkReader) throws -> Result
     ) throws -> Result {
         var buffer = DumpBuffer()
@@ -68,33 +76,47 @@ enum BytecodeInspector {
 private extension ChunkReader {
     /// Reads one function prototype; `persistent[i]` tells whether its upvalue `i`
     /// outlives one evaluation.
-    mutating func function(persistent: [Bool], parentSource: String) throws -> BytecodeInspector.Finding? {
+    mutating func function(
+        persistent: [Bool], parentSource: String, globalAssignments: inout [RuleAnalysis.Use]
+    ) throws -> BytecodeInspector.Finding? {
         let source = try string() ?? parentSource
         let line = try size()
         _ = try size()  // lastlinedefined
         try skip(3)  // numparams, is_vararg, maxstacksize
         let instructionCount = try size()
         var assigned: [Int] = []
-        for _ in 0..<instructionCount {
+        var globalWrites: [(pc: Int, upvalue: Int, key: Int)] = []
+        for pc in 0..<instructionCount {
             guard offset + 4 <= bytes.count else { throw FormatError(offset: offset) }
-            let instruction = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            let instruction = Instruction(raw: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
             offset += 4
-            if instruction & 0x7F == 10 {  // OP_SETUPVAL A B: UpValue[B] := R[A]
-                assigned.append(Int(instruction >> 16 & 0xFF))
+            let opcode = instruction.raw & 0x7F
+            if opcode == Opcode.setUpvalue.rawValue {  // A B: UpValue[B] := R[A]
+                assigned.append(instruction.b)
+            } else if opcode == Opcode.setTableUpvalue.rawValue, instruction.a < persistent.count,
+                persistent[instruction.a]
+            {  // A B C: UpValue[A][K[B]] := RK(C)
+                globalWrites.append((pc, instruction.a, instruction.b))
             }
         }
-        try skipConstants()
+        // Most functions assign no global: their constants are skipped, not read.
+        var constants: [String?] = []
+        if globalWrites.isEmpty { try skipConstants() } else { constants = try stringConstants() }
         try skip(3 * (try size()))  // upvalue descriptors: judged by our parent, read by nestedFunction
         var finding: BytecodeInspector.Finding?
         for _ in 0..<(try size()) {
-            let nested = try nestedFunction(parentPersistent: persistent, parentSource: source)
+            let nested = try nestedFunction(
+                parentPersistent: persistent, parentSource: source, globalAssignments: &globalAssignments)
             if finding == nil { finding = nested }
         }
         // Debug information: line info, absolute line info, locals, upvalue names.
-        try skip(try size())
+        let deltaCount = try size()
+        let deltas = offset
+        try skip(deltaCount)
+        var absolute: [(pc: Int, line: Int)] = []
         for _ in 0..<(try size()) {
-            _ = try size()
-            _ = try size()
+            let entry = (pc: try size(), line: try size())
+            if !globalWrites.isEmpty { absolute.append(entry) }
         }
         for _ in 0..<(try size()) {
             _ = try string()
@@ -103,6 +125,16 @@ private extension ChunkReader {
         }
         var names: [String] = []
         for _ in 0..<(try size()) { names.append(try string() ?? "?") }
+        if !globalWrites.isEmpty {
+            guard deltaCount == instructionCount || deltaCount == 0 else { throw FormatError(offset: deltas) }
+            var lines = LineCursor(
+                bytes: bytes, deltas: deltas, count: deltaCount, absolute: absolute, lineDefined: line)
+            let file = source.hasPrefix("=") || source.hasPrefix("@") ? String(source.dropFirst()) : source
+            for write in globalWrites where write.upvalue < names.count && names[write.upvalue] == "_ENV" {
+                guard write.key < constants.count, let name = constants[write.key] else { continue }
+                globalAssignments.append(RuleAnalysis.Use(name: name, file: file, line: try lines.line(at: write.pc)))
+            }
+        }
         if let shared = assigned.first(where: { $0 < persistent.count && persistent[$0] }) {
             let name = shared < names.count ? names[shared] : "upvalue \(shared + 1)"
             return BytecodeInspector.Finding(source: source, line: line, variable: name)
@@ -112,9 +144,9 @@ private extension ChunkReader {
 
     /// Reads a nested prototype, whose upvalue descriptors (read before its code is
     /// judged) refer to the parent's registers (`instack`) or the parent's upvalues.
-    private mutating func nestedFunction(parentPersistent: [Bool], parentSource: String) throws -> BytecodeInspector
-        .Finding?
-    {
+    private mutating func nestedFunction(
+        parentPersistent: [Bool], parentSource: String, globalAssignments: inout [RuleAnalysis.Use]
+    ) throws -> BytecodeInspector.Finding? {
         // Descriptors follow the code and constants, so read ahead, then come back.
         let start = offset
         _ = try string()
@@ -131,7 +163,8 @@ private extension ChunkReader {
             persistent.append(!inStack && index < parentPersistent.count && parentPersistent[index])
         }
         offset = start
-        return try function(persistent: persistent, parentSource: parentSource)
+        return try function(
+            persistent: persistent, parentSource: parentSource, globalAssignments: &globalAssignments)
     }
 
     /// Reads one prototype and those nested in it, adding their lines to `lines` (this

@@ -60,4 +60,20 @@ struct ChunkReader {
             }
         }
     }
+
+    /// Reads a prototype's constants: each string's text, `nil` for any other constant.
+    mutating func stringConstants() throws -> [String?] {
+        var constants: [String?] = []
+        for _ in 0..<(try size()) {
+            switch try byte() {
+            case 3, 19:  // integer, float
+                try skip(8)
+                constants.append(nil)
+            case 4, 20: constants.append(try string() ?? "")  // short, long string
+            case 0, 1, 17: constants.append(nil)  // nil, false, true
+            default: throw FormatError(offset: offset - 1)
+            }
+        }
+        return constants
+    }
 }

@@ -1,0 +1,350 @@
+/// Reads the compiled chunk of one bundle file, every function in it at any depth, for
+/// what `junction check` reports from code (``RuleAnalysis``): global names read that no
+/// one defines, fields read that a sandbox library lacks, and the string literals
+/// `req.source` is compared with.
+///
+/// Lua's compiler names every global it reads in the instruction that reads it: a global
+/// is a field of `_ENV`, the chunk's first upvalue, read with a constant key
+/// (`GETTABUP`), or — for a name longer than 40 bytes or beyond a function's 256th
+/// constant — the same through registers (`GETUPVAL _ENV`, `LOADK name`, `GETTABLE`). A
+/// local or parameter is a register and never such a read, and a local named `_ENV`
+/// is not the chunk's: each function's upvalue descriptors tell which upvalue leads back
+/// to it.
+///
+/// Within a run of instructions that no jump enters, the scanner knows what some
+/// registers hold — the environment, a global's value, a string constant, `req`,
+/// `req.source` — and so sees `url.encdoe` (`GETFIELD` on `url`'s value),
+/// `_G.rolout`, and `req.source == "pusj"` (`EQK`, or `EQ` with the literal in a
+/// register). Where jumps meet, it forgets them, except a local that holds `req.source`
+/// for its whole life (`local s = req.source`: nothing else writes its register, no
+/// closure captures it). `req` is a local, parameter or upvalue of that name.
+///
+/// Its work is linear in the size of the chunk, which the engine's memory limit bounds:
+/// the same text compiled within it when the bundle loaded.
+struct ChunkScanner {
+    /// What is defined.
+    let names: GlobalNames
+    /// The file scanned, as findings name it.
+    let file: String
+    private(set) var analysis = RuleAnalysis()
+
+    init(names: GlobalNames, file: String) {
+        self.names = names
+        self.file = file
+    }
+
+    /// Scans the dump of a chunk `lua_dump` wrote with its debug information.
+    mutating func scan(_ dump: UnsafeRawBufferPointer) throws {
+        var reader = ChunkReader(bytes: dump)
+        try reader.header()
+        try reader.skip(1)  // the main function's upvalue count
+        _ = try prototype(in: &reader, parentUpvalues: nil)
+    }
+
+    /// What a register holds, as far as a straight run of instructions tells.
+    private enum Held: Equatable {
+        case unknown
+        /// The chunk's `_ENV`.
+        case environment
+        /// The string constant of this index.
+        case text(Int)
+        /// The value of the global of this name.
+        case global(String)
+        /// `req`.
+        case request
+        /// `req.source`.
+        case requestSource
+    }
+
+    /// One upvalue descriptor: a register of the enclosing function (`inStack`) or one
+    /// of its upvalues.
+    private struct Capture {
+        var inStack: Bool
+        var index: Int
+    }
+
+    /// One local variable: its name, the instructions it lives over, its register.
+    private struct Local {
+        var name: String
+        var start: Int
+        var end: Int
+        var register = 0
+    }
+
+    /// Reads one prototype and those nested in it, scanning each.
+    /// - Parameter parentUpvalues: For each upvalue of the enclosing function, whether
+    ///   it is the chunk's `_ENV`; `nil` for the main function, whose first upvalue is.
+    /// - Returns: The prototype's upvalue descriptors.
+    private mutating func prototype(in reader: inout ChunkReader, parentUpvalues: [Bool]?) throws -> [Capture] {
+        _ = try reader.string()  // source
+        let lineDefined = try reader.size()
+        _ = try reader.size()  // lastlinedefined
+        try reader.skip(2)  // numparams, is_vararg
+        let registers = Int(try reader.byte())
+        let codeCount = try reader.size()
+        let code = reader.offset
+        guard codeCount <= (reader.bytes.count - code) / 4 else { throw ChunkReader.FormatError(offset: code) }
+        try reader.skip(4 * codeCount)
+        let constants = try reader.stringConstants()
+        var captures: [Capture] = []
+        for _ in 0..<(try reader.size()) {
+            let inStack = try reader.byte() != 0
+            captures.append(Capture(inStack: inStack, index: Int(try reader.byte())))
+            try reader.skip(1)  // kind
+        }
+        let environment =
+            parentUpvalues.map { parent in
+                captures.map { !$0.inStack && $0.index < parent.count && parent[$0.index] }
+            } ?? captures.indices.map { $0 == 0 }
+        var nested: [[Capture]] = []
+        for _ in 0..<(try reader.size()) {
+            nested.append(try prototype(in: &reader, parentUpvalues: environment))
+        }
+        let deltaCount = try reader.size()
+        guard deltaCount == codeCount || deltaCount == 0 else { throw ChunkReader.FormatError(offset: reader.offset) }
+        let deltas = reader.offset
+        try reader.skip(deltaCount)
+        var absolute: [(pc: Int, line: Int)] = []
+        for _ in 0..<(try reader.size()) { absolute.append((try reader.size(), try reader.size())) }
+        var locals: [Local] = []
+        for _ in 0..<(try reader.size()) {
+            locals.append(Local(name: try reader.string() ?? "", start: try reader.size(), end: try reader.size()))
+        }
+        var upvalueNames: [String] = []
+        for _ in 0..<(try reader.size()) { upvalueNames.append(try reader.string() ?? "") }
+
+        let body = Body(
+            bytes: reader.bytes, code: code, count: codeCount, registers: max(registers, 1), constants: constants,
+            environment: environment, upvalueNames: upvalueNames, nested: nested, locals: Self.placed(locals),
+            lines: LineCursor(
+                bytes: reader.bytes, deltas: deltas, count: deltaCount, absolute: absolute, lineDefined: lineDefined))
+        try body.scan(names: names, file: file, into: &analysis)
+        return captures
+    }
+
+    /// `locals` with their registers: the n-th local alive at an instruction is in
+    /// register n - 1 (`luaF_getlocalname`), and locals end in the reverse order they start.
+    private static func placed(_ locals: [Local]) -> [Local] {
+        var placed = locals
+        var alive: [Int] = []  // ends of the locals alive, innermost last
+        for index in placed.indices {
+            while let last = alive.last, last <= placed[index].start { alive.removeLast() }
+            placed[index].register = alive.count
+            alive.append(placed[index].end)
+        }
+        return placed
+    }
+
+    /// One prototype's instructions and what scanning them needs.
+    private struct Body {
+        let bytes: UnsafeRawBufferPointer
+        let code: Int
+        let count: Int
+        let registers: Int
+        let constants: [String?]
+        /// For each upvalue, whether it is the chunk's `_ENV`.
+        let environment: [Bool]
+        let upvalueNames: [String]
+        /// The upvalue descriptors of each nested prototype, by its index.
+        let nested: [[Capture]]
+        let locals: [Local]
+        let lines: LineCursor
+
+        func instruction(at pc: Int) -> Instruction {
+            Instruction(raw: bytes.loadUnaligned(fromByteOffset: code + 4 * pc, as: UInt32.self))
+        }
+
+        func constant(_ index: Int) -> String? { index < constants.count ? constants[index] : nil }
+
+        func scan(names: GlobalNames, file: String, into analysis: inout RuleAnalysis) throws {
+            var lines = self.lines
+            var entered = [Bool](repeating: false, count: count)
+            for pc in 0..<count {
+                if let target = instruction(at: pc).jumpTarget(at: pc), target >= 0, target < count {
+                    entered[target] = true
+                }
+            }
+            var held = [Held](repeating: .unknown, count: registers)
+            // Locals holding `req.source` for life: register and the end of that life.
+            var steady: [(register: Int, end: Int)] = []
+            var aliveLocal = [Int?](repeating: nil, count: registers)
+            // Locals a closure captured: a call may change them through it, until they die.
+            var captured = [Bool](repeating: false, count: registers)
+            let byEnd = locals.indices.sorted { locals[$0].end < locals[$1].end }
+            var nextStart = 0
+            var nextEnd = 0
+
+            func localName(_ register: Int) -> String? {
+                register < registers ? aliveLocal[register].map { locals[$0].name } : nil
+            }
+            func holds(_ register: Int) -> Held {
+                guard register < registers, !captured[register] else { return .unknown }
+                if held[register] == .unknown, localName(register) == "req" { return .request }
+                return held[register]
+            }
+
+            var pc = 0
+            while pc < count {
+                while nextEnd < byEnd.count, locals[byEnd[nextEnd]].end <= pc {
+                    let local = locals[byEnd[nextEnd]]
+                    if local.register < registers, aliveLocal[local.register] == byEnd[nextEnd] {
+                        aliveLocal[local.register] = nil
+                    }
+                    nextEnd += 1
+                }
+                while nextStart < locals.count, locals[nextStart].start <= pc {
+                    let local = locals[nextStart]
+                    if local.end > pc, local.register < registers {
+                        aliveLocal[local.register] = nextStart
+                        captured[local.register] = false
+                    }
+                    nextStart += 1
+                }
+                if entered[pc] {
+                    steady.removeAll { $0.end <= pc }
+                    for register in held.indices where !steady.contains(where: { $0.register == register }) {
+                        held[register] = .unknown
+                    }
+                }
+                let instruction = instruction(at: pc)
+                var result = Held.unknown
+                var use: (kind: Use, name: String)?
+
+                func read(global name: String) {
+                    if !names.defines(name) { use = (.global, name) }
+                    result = .global(name)
+                }
+                func read(field: String, of table: Held) {
+                    switch table {
+                    case .environment:
+                        read(global: field)
+                    case .global(let name) where name == names.environmentTable:
+                        read(global: field)
+                    case .global(let library):
+                        if let fields = names.libraries[library], !fields.contains(field) {
+                            use = (.field(library), field)
+                        }
+                    case .request where field == "source":
+                        result = .requestSource
+                    default:
+                        break
+                    }
+                }
+
+                switch instruction.opcode {
+                case .move?:
+                    result = holds(instruction.b)
+                case .loadConstant?:
+                    if constant(instruction.bx) != nil { result = .text(instruction.bx) }
+                case .loadConstantExtra?:
+                    if pc + 1 < count, constant(self.instruction(at: pc + 1).ax) != nil {
+                        result = .text(self.instruction(at: pc + 1).ax)
+                    }
+                case .getUpvalue?:
+                    let upvalue = instruction.b
+                    if upvalue < environment.count, environment[upvalue] {
+                        result = .environment
+                    } else if upvalue < upvalueNames.count, upvalueNames[upvalue] == "req" {
+                        result = .request
+                    }
+                case .getTableUpvalue?:
+                    let upvalue = instruction.b
+                    if let key = constant(instruction.c) {
+                        if upvalue < environment.count, environment[upvalue] {
+                            read(global: key)
+                        } else if upvalue < upvalueNames.count, upvalueNames[upvalue] == "req" {
+                            read(field: key, of: .request)
+                        }
+                    }
+                case .getTable?:
+                    if case .text(let key) = holds(instruction.c), let key = constant(key) {
+                        read(field: key, of: holds(instruction.b))
+                    }
+                case .getField?:
+                    if let key = constant(instruction.c) { read(field: key, of: holds(instruction.b)) }
+                case .equalConstant?:
+                    if holds(instruction.a) == .requestSource, let literal = constant(instruction.b) {
+                        use = (.sourceComparison, literal)
+                    }
+                case .closure?:
+                    if instruction.bx < nested.count {
+                        for capture in nested[instruction.bx] where capture.inStack && capture.index < registers {
+                            captured[capture.index] = true
+                        }
+                    }
+                case .equal?:
+                    switch (holds(instruction.a), holds(instruction.b)) {
+                    case (.requestSource, .text(let index)), (.text(let index), .requestSource):
+                        if let literal = constant(index) { use = (.sourceComparison, literal) }
+                    default: break
+                    }
+                default:
+                    break
+                }
+
+                if let (kind, name) = use {
+                    let line = try lines.line(at: pc)
+                    switch kind {
+                    case .global:
+                        analysis.undefinedGlobals.append(RuleAnalysis.Use(name: name, file: file, line: line))
+                    case .field(let table):
+                        analysis.undefinedFields.append(
+                            RuleAnalysis.FieldUse(table: table, field: name, file: file, line: line))
+                    case .sourceComparison:
+                        analysis.sourceComparisons.append(RuleAnalysis.Use(name: name, file: file, line: line))
+                    }
+                }
+                if let written = instruction.writtenRegisters, written.lowerBound < registers {
+                    for register in written.lowerBound...min(written.upperBound, registers - 1) {
+                        held[register] = .unknown
+                    }
+                    if instruction.a < registers { held[instruction.a] = result }
+                    if result == .requestSource, pc + 1 < count, !entered[pc + 1],
+                        let end = lifeEnd(ofLocalIn: instruction.a, from: pc)
+                    {
+                        steady.append((instruction.a, end))
+                    }
+                }
+                // `LOADKX` takes the next instruction as its argument.
+                pc += instruction.opcode == .loadConstantExtra ? 2 : 1
+            }
+        }
+
+        /// What a finding is about.
+        private enum Use {
+            case global
+            case field(String)
+            case sourceComparison
+        }
+
+        /// Where the life of the local that the instruction at `pc` starts in `register`
+        /// ends, when nothing else writes that register while it lives and no closure
+        /// captures it; `nil` otherwise. The caller checks that no jump enters at the
+        /// local's start (`local t = c and ctx.kind or req.source` jumps past the read);
+        /// Lua lets no jump enter a local's scope after that.
+        private func lifeEnd(ofLocalIn register: Int, from pc: Int) -> Int? {
+            // Locals are in the order they start: find the first that starts after `pc`.
+            var low = 0
+            var high = locals.count
+            while low < high {
+                let middle = (low + high) / 2
+                if locals[middle].start <= pc { low = middle + 1 } else { high = middle }
+            }
+            guard low < locals.count, locals[low].start == pc + 1,
+                let local = locals[low...].prefix(while: { $0.start == pc + 1 }).first(where: {
+                    $0.register == register
+                })
+            else { return nil }
+            for later in (pc + 1)..<min(local.end, count) {
+                let instruction = instruction(at: later)
+                if let written = instruction.writtenRegisters, written.contains(register) { return nil }
+                if instruction.opcode == .closure, instruction.bx < nested.count,
+                    nested[instruction.bx].contains(where: { $0.inStack && $0.index == register })
+                {
+                    return nil
+                }
+            }
+            return local.end
+        }
+    }
+}

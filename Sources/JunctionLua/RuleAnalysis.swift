@@ -1,0 +1,67 @@
+/// What a bundle's compiled code tells about mistakes no single test shows, for
+/// `junction check` (``RuleEnginePool/analysis()``): globals read that nothing defines,
+/// fields read that a sandbox library lacks, globals assigned where that always fails,
+/// and the literals `req.source` is compared with.
+///
+/// Read from bytecode, so it sees every function of every file, and only what the code
+/// says: names a rule builds at run time (`_G[name]`) and text it compiles with `load`
+/// are out of its reach.
+package struct RuleAnalysis: Sendable, Hashable {
+    /// A name used at a line of a bundle file.
+    package struct Use: Sendable, Hashable {
+        /// The name, or the literal compared with `req.source`.
+        package var name: String
+        /// The file, as the bundle names it (`rules.lua`).
+        package var file: String
+        /// The line, from the bytecode.
+        package var line: Int
+
+        /// A use.
+        /// - Parameters:
+        ///   - name: The name or literal.
+        ///   - file: The bundle's name of the file.
+        ///   - line: The line.
+        package init(name: String, file: String, line: Int) {
+            self.name = name
+            self.file = file
+            self.line = line
+        }
+    }
+
+    /// A field read from a sandbox library table (`url.encdoe`).
+    package struct FieldUse: Sendable, Hashable {
+        /// The library's global name (`url`).
+        package var table: String
+        /// The field (`encdoe`).
+        package var field: String
+        /// The file, as the bundle names it.
+        package var file: String
+        /// The line, from the bytecode.
+        package var line: Int
+    }
+
+    /// Reads of globals that neither the sandbox nor the bundle defines, in file order,
+    /// one per name and line.
+    package var undefinedGlobals: [Use] = []
+    /// Reads of fields a sandbox library does not have, in file order, one per field and line.
+    package var undefinedFields: [FieldUse] = []
+    /// Assignments to globals in functions that can run after the bundle has loaded, when
+    /// globals are read-only, so they fail whenever they run; one per name and line.
+    package var globalAssignments: [Use] = []
+    /// The string literals `req.source` is compared with (`==`, `~=`), one per literal and line.
+    package var sourceComparisons: [Use] = []
+    /// Every global the sandbox or the bundle defines, sorted: the names a misspelt one
+    /// may have meant.
+    package var definedGlobals: [String] = []
+    /// The fields of each sandbox library table (`url` → `build`, `decode`, …), sorted.
+    package var libraryFields: [String: [String]] = [:]
+
+    /// Lua 5.4's standard globals that the sandbox leaves out: no files, processes, clocks,
+    /// other code or garbage collector for rules (docs/rules.md, "What a rule cannot do").
+    package static let withheldGlobals: Set<String> = [
+        "collectgarbage", "coroutine", "debug", "dofile", "io", "loadfile", "os", "package", "require", "warn",
+    ]
+
+    /// Nothing found.
+    package init() {}
+}
