@@ -12,8 +12,11 @@ struct CheckCommand: ParsableCommand {
             error; a warning when a `when` condition is involved), redirects to URLs nothing handles \
             (redirect-to-nothing), routes higher-precedence routes always win over \
             (unreachable-route), groups without a group() policy and policies for unused groups \
-            (group-without-policy, unused-group-policy), and route interceptors whose pattern \
-            matches no route (interceptor-matches-nothing). Each finding prints as \
+            (group-without-policy, unused-group-policy), route interceptors whose pattern \
+            matches no route (interceptor-matches-nothing), and in the rules' code: globals \
+            nothing defines (undefined-global), globals a rule assigns (global-assignment) and \
+            req.source compared with a source the bundle does not know (unknown-source), all \
+            errors. Each finding prints as \
             FILE:LINE:COL: SEVERITY: MESSAGE [CODE], then a summary line. \
             Exit status: 0 when there are no errors (warnings allowed unless --strict), 1 when a \
             finding is an error (or, with --strict, a warning), 2 when the bundle does not load.

@@ -13,7 +13,7 @@ import Testing
         let bundle = try CLIRunner.fixture("check-warnings")
         let expected = """
             \(bundle)/routes.yaml:2:5: warning: group "social" of route "home" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check) [group-without-policy]
-            \(bundle)/rules.lua:1:1: warning: group("legacy") is a policy for a group no route lists; add "legacy" to the groups of its routes in the route table, or remove the policy [unused-group-policy]
+            \(bundle)/rules.lua:1:7: warning: group("legacy") is a policy for a group no route lists; add "legacy" to the groups of its routes in the route table, or remove the policy [unused-group-policy]
             \(bundle): 0 errors, 2 warnings
 
             """
@@ -31,8 +31,22 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stdout == """
-                \(bundle)/rules.lua:1:1: error: redirect cycle: "myapp://a" (rules.lua:1) → "myapp://b/**" (rules.lua:2) → "myapp://a"; myapp://a → myapp://b → myapp://a is refused as a redirect loop — change a target or remove one of the redirects [redirect-cycle]
+                \(bundle)/rules.lua:1:37: error: redirect cycle: "myapp://a" (rules.lua:1) → "myapp://b/**" (rules.lua:2) → "myapp://a"; myapp://a → myapp://b → myapp://a is refused as a redirect loop — change a target or remove one of the redirects [redirect-cycle]
                 \(bundle): 1 error, 0 warnings
+
+                """)
+    }
+
+    @Test func mistakesInTheCodeAreErrorsAtTheirColumn() throws {
+        let bundle = try CLIRunner.fixture("check-code")
+        let result = try CLIRunner.run(["check", bundle])
+        #expect(result.status == 1)
+        #expect(
+            result.stdout == """
+                \(bundle)/rules.lua:2:52: error: req.source is compared with "pusj", which is not a request source of this bundle (internal, push, universal_link, h5, external, mini_program), so no request has it; did you mean "push"? — fix the spelling, or declare the source in the manifest's sources: list [unknown-source]
+                \(bundle)/rules.lua:3:3: error: this function assigns the global "seen", but globals are read-only once the bundle has loaded, so this fails whenever it runs — make it a local (local seen = …), or define the global at the top level of the file [global-assignment]
+                \(bundle)/rules.lua:4:10: error: global "rolout" is not defined: neither the sandbox nor the bundle's files define it, so it is nil here; did you mean "rollout"? — fix the name, or define it at the top level of one of the bundle's files [undefined-global]
+                \(bundle): 3 errors, 0 warnings
 
                 """)
     }
@@ -57,6 +71,7 @@ import Testing
         ("check-warnings", 0, 0, 2, ["group-without-policy", "unused-group-policy"]),
         ("check-cycle", 1, 1, 0, ["redirect-cycle"]),
         ("check-broken", 2, 1, 0, ["load-error"]),
+        ("check-code", 1, 3, 0, ["unknown-source", "global-assignment", "undefined-global"]),
     ])
     func printsOneJSONDocumentInTheContractShape(
         fixture: String, status: Int32, errors: Int, warnings: Int, codes: [String]

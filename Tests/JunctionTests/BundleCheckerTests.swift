@@ -48,7 +48,7 @@ import Testing
                 redirect { from = "myapp://b/**", to = "myapp://a" }
                 """,
             expected: [
-                #"rules.lua:1:1: error: redirect cycle: "myapp://a" (rules.lua:1) → "myapp://b/**" (rules.lua:2) → "myapp://a"; myapp://a → myapp://b → myapp://a is refused as a redirect loop — change a target or remove one of the redirects [redirect-cycle]"#
+                #"rules.lua:1:37: error: redirect cycle: "myapp://a" (rules.lua:1) → "myapp://b/**" (rules.lua:2) → "myapp://a"; myapp://a → myapp://b → myapp://a is refused as a redirect loop — change a target or remove one of the redirects [redirect-cycle]"#
             ]),
         Case(
             name: "a cycle through a when condition is a warning naming the condition",
@@ -59,14 +59,14 @@ import Testing
                 redirect { from = "myapp://c2", to = "myapp://c1" }
                 """,
             expected: [
-                #"rules.lua:1:1: warning: possible redirect cycle: "myapp://c1" (rules.lua:1) → "myapp://c2" (rules.lua:3) → "myapp://c1"; myapp://c1 → myapp://c2 → myapp://c1 is refused as a redirect loop — change a target or remove one of the redirects (it depends on the when conditions at rules.lua:2) [redirect-cycle]"#
+                #"rules.lua:1:38: warning: possible redirect cycle: "myapp://c1" (rules.lua:1) → "myapp://c2" (rules.lua:3) → "myapp://c1"; myapp://c1 → myapp://c2 → myapp://c1 is refused as a redirect loop — change a target or remove one of the redirects (it depends on the when conditions at rules.lua:2) [redirect-cycle]"#
             ]),
         Case(
             name: "a redirect that feeds itself new URLs is a chain without end",
             routes: "routes:\n  - { name: home, pattern: \"myapp://home\" }\n",
             rules: #"redirect { from = "myapp://grow/:x", to = "myapp://grow/{x}x" }"#,
             expected: [
-                #"rules.lua:1:1: error: redirect chain without end: "myapp://grow/:x" (rules.lua:1) → "myapp://grow/:x"; each pass leads to a new URL (myapp://grow/x7q → myapp://grow/x7qx → …), so requests are refused after 8 redirects — change a target or remove one of the redirects [redirect-cycle]"#
+                #"rules.lua:1:43: error: redirect chain without end: "myapp://grow/:x" (rules.lua:1) → "myapp://grow/:x"; each pass leads to a new URL (myapp://grow/x7q → myapp://grow/x7qx → …), so requests are refused after 8 redirects — change a target or remove one of the redirects [redirect-cycle]"#
             ]),
         Case(
             name: "a redirect to a URL nothing handles is a warning; the fallback is mentioned",
@@ -83,7 +83,7 @@ import Testing
                 fallback(function(req, ctx) end)
                 """,
             expected: [
-                #"rules.lua:1:1: warning: redirect from "myapp://old/:id" to "myapp://gone/{id}" leads nowhere: no route matches myapp://gone/x7q, "myapp" is not a dispatched scheme and no redirect takes it further; only the fallback rules can handle it — fix the target or add a route for it [redirect-to-nothing]"#
+                #"rules.lua:1:43: warning: redirect from "myapp://old/:id" to "myapp://gone/{id}" leads nowhere: no route matches myapp://gone/x7q, "myapp" is not a dispatched scheme and no redirect takes it further; only the fallback rules can handle it — fix the target or add a route for it [redirect-to-nothing]"#
             ]),
         Case(
             name: "a route behind a higher-priority wildcard is unreachable",
@@ -145,8 +145,8 @@ import Testing
             expected: [
                 #"routes.yaml:2:5: warning: group "anti-addiction" of route "live" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check); there is a policy for "anti_addiction" — is the name misspelt? [group-without-policy]"#,
                 #"routes.yaml:2:5: warning: group "social" of routes "live" and "video" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check) [group-without-policy]"#,
-                #"rules.lua:1:1: warning: group("anti_addiction") is a policy for a group no route lists; add "anti_addiction" to the groups of its routes in the route table, or remove the policy; did you mean "anti-addiction"? [unused-group-policy]"#,
-                #"rules.lua:2:1: warning: group("legacy") is a policy for a group no route lists; add "legacy" to the groups of its routes in the route table, or remove the policy [unused-group-policy]"#,
+                #"rules.lua:1:7: warning: group("anti_addiction") is a policy for a group no route lists; add "anti_addiction" to the groups of its routes in the route table, or remove the policy; did you mean "anti-addiction"? [unused-group-policy]"#,
+                #"rules.lua:2:7: warning: group("legacy") is a policy for a group no route lists; add "legacy" to the groups of its routes in the route table, or remove the policy [unused-group-policy]"#,
             ]),
         Case(
             name: "an interceptor pattern that matches no route's URLs is a warning",
@@ -161,10 +161,147 @@ import Testing
                 interceptor { name = "items", route = "myapp://item/:x([a-z]+)", run = function() end }
                 """,
             expected: [
-                #"rules.lua:1:1: warning: interceptor "audit" applies to no route: "myapp://orders/**" is neither a route's name nor its pattern, and as a pattern it matches no route's URLs; name a route, or fix the pattern [interceptor-matches-nothing]"#,
-                #"rules.lua:3:1: warning: interceptor "items" applies to no route: "myapp://item/:x([a-z]+)" is neither a route's name nor its pattern, and as a pattern it matches no route's URLs; name a route, or fix the pattern [interceptor-matches-nothing]"#,
+                #"rules.lua:1:51: warning: interceptor "audit" applies to no route: "myapp://orders/**" is neither a route's name nor its pattern, and as a pattern it matches no route's URLs; name a route, or fix the pattern [interceptor-matches-nothing]"#,
+                #"rules.lua:3:39: warning: interceptor "items" applies to no route: "myapp://item/:x([a-z]+)" is neither a route's name nor its pattern, and as a pattern it matches no route's URLs; name a route, or fix the pattern [interceptor-matches-nothing]"#,
             ]),
     ]
+
+    /// Findings read from the code: the routes are one route, the manifest declares
+    /// `sources: [mini_program]`.
+    static let codeCases: [(name: String, rules: String, expected: [String])] = [
+        (
+            "a misspelt global, library field and withheld library are errors with the nearest name",
+            """
+            interceptor { name = "beta", all = true, run = function(req, ctx)
+              if rolout("beta", ctx.user_id, 10) then return redirect(url.encdoe(req.url)) end
+              local started = os.time()
+              return gate(strng.format("myapp://%s", "login"))
+            end }
+            """,
+            [
+                #"rules.lua:2:6: error: global "rolout" is not defined: neither the sandbox nor the bundle's files define it, so it is nil here; did you mean "rollout"? — fix the name, or define it at the top level of one of the bundle's files [undefined-global]"#,
+                #"rules.lua:2:63: error: "url.encdoe" is not defined: the sandbox's url library has no field "encdoe"; did you mean "url.encode"? — fix the name [undefined-global]"#,
+                #"rules.lua:3:19: error: "os" is not available to rules: the sandbox leaves out files, processes, clocks, loading other code and the garbage collector — remove this use (docs/rules.md, "What a rule cannot do") [undefined-global]"#,
+                #"rules.lua:4:15: error: global "strng" is not defined: neither the sandbox nor the bundle's files define it, so it is nil here; did you mean "string"? — fix the name, or define it at the top level of one of the bundle's files [undefined-global]"#,
+            ]
+        ),
+        (
+            "the column is the name's in code, not in a string or a comment before it, counted in characters",
+            #"""
+            local doc = [==[
+              rolout in a long string ]] still inside
+            ]==]
+            -- rolout in a comment
+            function f(req) local s = "rolout é \" rolout" --[[ rolout ]] return rolout(req), url.encdoe end
+            """#,
+            [
+                #"rules.lua:5:70: error: global "rolout" is not defined: neither the sandbox nor the bundle's files define it, so it is nil here; did you mean "rollout"? — fix the name, or define it at the top level of one of the bundle's files [undefined-global]"#,
+                #"rules.lua:5:87: error: "url.encdoe" is not defined: the sandbox's url library has no field "encdoe"; did you mean "url.encode"? — fix the name [undefined-global]"#,
+            ]
+        ),
+        (
+            "the sandbox's and the bundle's own names, locals, parameters and upvalues are not reported",
+            """
+            local blocked = { ["/admin"] = true }
+            ALLOWED_HOSTS = { "m.example.com" }
+            local function host_allowed(host) for _, h in ipairs(ALLOWED_HOSTS) do if h == host then return true end end end
+            interceptor { name = "guard", all = true, run = function(req, ctx)
+              if blocked[req.path] or not host_allowed(req.host) then return reject("blocked", 403) end
+              if req.source == "push" or req.source == "mini_program" then return next() end
+              return is_allowed(req) and nil or rewrite { params = { at = string.format("%d", 1) } }
+            end }
+            function is_allowed(req) return version.compare("1.0.0", "2.0.0") < 0 end
+            """,
+            []
+        ),
+        (
+            "a rule that assigns a global is an error where it assigns",
+            """
+            group("login", function(req, ctx)
+              verdict = ctx.user == nil and gate("myapp://login") or nil
+              return verdict
+            end)
+            """,
+            [
+                #"rules.lua:2:3: error: this function assigns the global "verdict", but globals are read-only once the bundle has loaded, so this fails whenever it runs — make it a local (local verdict = …), or define the global at the top level of the file [global-assignment]"#
+            ]
+        ),
+        (
+            "req.source compared with a source the bundle does not know is an error with the nearest one",
+            """
+            interceptor { name = "push-only", all = true, run = function(req, ctx)
+              if req.source == "pusj" then return reject("no") end
+              local source = req.source
+              if source ~= "mini_progam" and source ~= "h5" then return nil end
+            end }
+            """,
+            [
+                #"rules.lua:2:20: error: req.source is compared with "pusj", which is not a request source of this bundle (internal, push, universal_link, h5, external, mini_program), so no request has it; did you mean "push"? — fix the spelling, or declare the source in the manifest's sources: list [unknown-source]"#,
+                #"rules.lua:4:16: error: req.source is compared with "mini_progam", which is not a request source of this bundle (internal, push, universal_link, h5, external, mini_program), so no request has it; did you mean "mini_program"? — fix the spelling, or declare the source in the manifest's sources: list [unknown-source]"#,
+            ]
+        ),
+    ]
+
+    @Test(arguments: codeCases)
+    func findsMistakesInTheCode(name: String, rules: String, expected: [String]) throws {
+        let bundle = try Self.bundle(
+            routes: "routes:\n  - { name: home, pattern: \"myapp://home\", groups: [login] }\n", rules: rules,
+            manifest: "name: check-test\nversion: 1\nsources: [mini_program]\n")
+        defer { try? FileManager.default.removeItem(atPath: bundle.directory) }
+        let findings = try BundleChecker(bundle: bundle).check().filter { $0.code != .groupWithoutPolicy }
+        #expect(Self.render(findings, in: bundle.directory) == expected)
+    }
+
+    @Test(arguments: [
+        ("logni", "login"), ("login", "logni"), ("anti_addiction", "Anti-Addiction"), ("vip", "vips"),
+    ])
+    func aGroupAndAPolicyOneEditApartNameEachOther(group: String, policy: String) throws {
+        let bundle = try Self.bundle(
+            routes: "routes:\n  - { name: orders, pattern: \"myapp://orders\", groups: [\(group)] }\n",
+            rules: "group(\"\(policy)\", function(req, ctx) end)")
+        defer { try? FileManager.default.removeItem(atPath: bundle.directory) }
+        #expect(
+            Self.render(try BundleChecker(bundle: bundle).check(), in: bundle.directory) == [
+                #"routes.yaml:2:5: warning: group "\#(group)" of route "orders" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check); there is a policy for "\#(policy)" — is the name misspelt? [group-without-policy]"#,
+                #"rules.lua:1:7: warning: group("\#(policy)") is a policy for a group no route lists; add "\#(policy)" to the groups of its routes in the route table, or remove the policy; did you mean "\#(group)"? [unused-group-policy]"#,
+            ])
+    }
+
+    @Test func aGroupIsNotTakenForAnotherGroupsPolicyThatIsInUse() throws {
+        // "vips" has its policy: it is no misspelling of "vip", which has none.
+        let bundle = try Self.bundle(
+            routes: """
+                routes:
+                  - { name: a, pattern: "myapp://a", groups: [vip] }
+                  - { name: b, pattern: "myapp://b", groups: [vips] }
+                """,
+            rules: "group(\"vips\", function(req, ctx) end)\ngroup(\"payments\", function(req, ctx) end)")
+        defer { try? FileManager.default.removeItem(atPath: bundle.directory) }
+        #expect(
+            Self.render(try BundleChecker(bundle: bundle).check(), in: bundle.directory) == [
+                #"routes.yaml:2:5: warning: group "vip" of route "a" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check) [group-without-policy]"#,
+                #"rules.lua:2:7: warning: group("payments") is a policy for a group no route lists; add "payments" to the groups of its routes in the route table, or remove the policy [unused-group-policy]"#,
+            ])
+    }
+
+    @Test func aFileFullOfMistakesListsTwentyAndCountsTheRest() throws {
+        // 5,000 calls of undefined functions, and a name far longer than any message shows.
+        let long = String(repeating: "x", count: 5_000)
+        let rules =
+            "function many()\n  local v = \(long)\n" + (1...5_000).map { "  undefined_\($0)()" }.joined(separator: "\n")
+            + "\nend\n"
+        let bundle = try Self.bundle(routes: "routes:\n  - { name: home, pattern: \"myapp://home\" }\n", rules: rules)
+        defer { try? FileManager.default.removeItem(atPath: bundle.directory) }
+        let findings = try BundleChecker(bundle: bundle).check()
+        #expect(findings.count == 21)
+        #expect(findings.first?.location?.line == 2)
+        #expect(findings.allSatisfy { $0.code == .undefinedGlobal && $0.message.count < 400 })
+        #expect(findings.first?.message.hasPrefix("global \"\(long.prefix(64))…\" is not defined") == true)
+        #expect(
+            findings.last?.description
+                == "\(bundle.directory)/rules.lua:22:3: error: 4981 more uses of undefined globals in this file are not listed — fix the ones above, then check again [undefined-global]"
+        )
+    }
 
     @Test(arguments: cases)
     func findsWhatEachBundleGetsWrong(_ testCase: Case) throws {
@@ -207,10 +344,12 @@ import Testing
     // MARK: - Helpers
 
     /// A bundle folder with `routes.yaml` and `rules.lua`, loaded.
-    static func bundle(routes: String, rules: String) throws -> RuleBundle {
+    static func bundle(
+        routes: String, rules: String, manifest: String = "name: check-test\nversion: 1\n"
+    ) throws -> RuleBundle {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("junction-check-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try "name: check-test\nversion: 1\n".write(
+        try manifest.write(
             to: root.appendingPathComponent("manifest.yaml"), atomically: true, encoding: .utf8)
         try routes.write(to: root.appendingPathComponent("routes.yaml"), atomically: true, encoding: .utf8)
         try rules.write(to: root.appendingPathComponent("rules.lua"), atomically: true, encoding: .utf8)

@@ -13,6 +13,15 @@ package import JunctionLua
 ///   without a `group()` policy, a policy for a group no route lists.
 /// - `interceptor-matches-nothing` (warning): a route interceptor's pattern matches no
 ///   route's URLs.
+/// - `undefined-global` (error): code reads a global nothing defines, or a field a
+///   sandbox library lacks (``UndefinedGlobalCheck``).
+/// - `global-assignment` (error): a function that runs after loading assigns a global,
+///   which always fails (``GlobalAssignmentCheck``).
+/// - `unknown-source` (error): `req.source` compared with a string that is none of the
+///   bundle's sources (``UnknownSourceCheck``).
+///
+/// The last three read the compiled code (``RuleAnalysis``); each reports at most
+/// ``FindingLimits/perFile`` findings per file, and counts the rest.
 ///
 /// The checks try sample URLs in place of every URL: each parameter filled with values
 /// its type or regex accepts. They report the absence of something only when the
@@ -49,24 +58,26 @@ package struct BundleChecker: Sendable {
     package func check() -> [Finding] {
         let routes = decider.routes
         let declarations = decider.bundle?.declarations ?? RuleDeclarations()
-        let directory = decider.bundle?.directory
+        let lua = LuaSourceText(sources: decider.bundle?.sources ?? [], directory: decider.bundle?.directory)
         let broad = ParameterSamples.broad(covering: [routes] + (decider.redirects.table.map { [$0] } ?? []))
         var findings = RedirectCycleCheck(
-            redirects: decider.redirects, maximumRedirects: decider.options.maximumRedirects, samples: broad,
-            directory: directory
+            redirects: decider.redirects, maximumRedirects: decider.options.maximumRedirects, samples: broad, lua: lua
         ).findings()
         findings += RedirectTargetCheck(
             redirects: decider.redirects, routes: routes, hasFallbacks: !decider.fallbacks.isEmpty, samples: broad,
-            directory: directory
+            lua: lua
         ).findings()
         findings += UnreachableRouteCheck(routes: routes).findings()
         findings += GroupPolicyCheck(
-            routes: routes, declarations: declarations, coveredGroups: decider.plan.policyGroups, directory: directory
+            routes: routes, declarations: declarations, coveredGroups: decider.plan.policyGroups, lua: lua
         ).findings()
         findings += InterceptorPatternCheck(
             routes: routes, declarations: declarations, patternTable: decider.plan.patternTable, samples: broad,
-            directory: directory
+            lua: lua
         ).findings()
+        if let bundle = decider.bundle {
+            findings += codeFindings(of: bundle, lua: lua)
+        }
         return findings.enumerated().sorted { a, b in
             switch (a.element.location, b.element.location) {
             case let (x?, y?) where x != y:
@@ -76,5 +87,24 @@ package struct BundleChecker: Sendable {
             default: return a.offset < b.offset
             }
         }.map(\.element)
+    }
+
+    /// The findings read from the bundle's compiled code.
+    private func codeFindings(of bundle: RuleBundle, lua: LuaSourceText) -> [Finding] {
+        let analysis: RuleAnalysis
+        do {
+            analysis = try bundle.engines.analysis()
+        } catch {
+            return [
+                Finding(
+                    .error, .loadError,
+                    "the checks of undefined globals, global assignments and request sources could not read the "
+                        + "rules' code: \(error.message) — the other checks ran; fix what stopped these and check again",
+                    at: SourceLocation(file: lua.path(of: error.chunkName), line: error.line ?? 1, column: 1))
+            ]
+        }
+        return UndefinedGlobalCheck(analysis: analysis, lua: lua).findings()
+            + GlobalAssignmentCheck(analysis: analysis, lua: lua).findings()
+            + UnknownSourceCheck(analysis: analysis, knownSources: bundle.manifest.knownSources, lua: lua).findings()
     }
 }

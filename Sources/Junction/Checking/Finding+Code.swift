@@ -28,6 +28,14 @@ extension Finding {
         package static let unusedGroupPolicy = Code(rawValue: "unused-group-policy")
         /// A route interceptor whose pattern matches no route's URLs.
         package static let interceptorMatchesNothing = Code(rawValue: "interceptor-matches-nothing")
+        /// Code reads a global that neither the sandbox nor the bundle defines (`rolout`),
+        /// or a field a sandbox library does not have (`url.encdoe`).
+        package static let undefinedGlobal = Code(rawValue: "undefined-global")
+        /// A function that can run after the bundle has loaded assigns a global, which then
+        /// always fails: the globals are read-only.
+        package static let globalAssignment = Code(rawValue: "global-assignment")
+        /// `req.source` is compared with a string that is not one of the bundle's sources.
+        package static let unknownSource = Code(rawValue: "unknown-source")
         /// The bundle does not load or its rules do not compile.
         package static let loadError = Code(rawValue: "load-error")
     }

@@ -7,12 +7,16 @@ import JunctionLua
 /// A group is covered by a `group()` policy of the bundle or by a Swift interceptor given
 /// to the decider; the app's own Swift interceptors cannot be known to a check of the
 /// bundle alone, and the message says so.
+///
+/// A group without a policy and a policy without a group whose names are near
+/// (``NearestName``: `logni` and `login`, `anti-addiction` and `anti_addiction`) are most
+/// likely one misspelt name: each finding names the other.
 struct GroupPolicyCheck {
     let routes: RouteTable
     let declarations: RuleDeclarations
     /// The groups some policy covers, Lua or Swift.
     let coveredGroups: Set<String>
-    let directory: String?
+    let lua: LuaSourceText
 
     func findings() -> [Finding] {
         var findings: [Finding] = []
@@ -24,8 +28,9 @@ struct GroupPolicyCheck {
                 routesByGroup[group, default: []].append(route)
             }
         }
-        let policies = declarations.groups.map(\.name)
-        for group in usedGroups where !coveredGroups.contains(group) {
+        let uncovered = usedGroups.filter { !coveredGroups.contains($0) }
+        let unusedPolicies = declarations.groups.map(\.name).filter { routesByGroup[$0] == nil }
+        for group in uncovered {
             let members = routesByGroup[group] ?? []
             let shown =
                 members.prefix(3).map { "\"\($0.name)\"" } + (members.count > 3 ? ["\(members.count - 3) more"] : [])
@@ -33,7 +38,7 @@ struct GroupPolicyCheck {
                 "group \"\(group)\" of route\(members.count == 1 ? "" : "s") \(UnreachableRouteCheck.list(shown)) "
                 + "has no group() policy in the bundle, so the bundle guards nothing there "
                 + "(a Swift interceptor the app registers for the group cannot be seen by this check)"
-            if let near = Self.nearMiss(group, among: policies) {
+            if let near = NearestName.nearest(to: group, among: unusedPolicies) {
                 message += "; there is a policy for \"\(near)\" — is the name misspelt?"
             }
             findings.append(Finding(.warning, .groupWithoutPolicy, message, at: members.first?.location))
@@ -42,22 +47,12 @@ struct GroupPolicyCheck {
             var message =
                 "group(\"\(policy.name)\") is a policy for a group no route lists; "
                 + "add \"\(policy.name)\" to the groups of its routes in the route table, or remove the policy"
-            if let near = Self.nearMiss(policy.name, among: usedGroups) {
-                message += "; did you mean \"\(near)\"?"
-            }
+            message += NearestName.suggestion(for: policy.name, among: uncovered)
             findings.append(
                 Finding(
                     .warning, .unusedGroupPolicy, message,
-                    at: SourceLocation(declaredAt: policy.location, in: directory)))
+                    at: lua.location(declaredAt: policy.location, [.string(policy.name), .name("group")])))
         }
         return findings
-    }
-
-    /// A different name in `names` that reads the same ignoring case and punctuation
-    /// (`anti_addiction`, `anti-addiction`, `AntiAddiction`).
-    static func nearMiss(_ name: String, among names: [String]) -> String? {
-        func folded(_ text: String) -> String { String(text.lowercased().filter { $0.isLetter || $0.isNumber }) }
-        let key = folded(name)
-        return names.first { $0 != name && folded($0) == key }
     }
 }

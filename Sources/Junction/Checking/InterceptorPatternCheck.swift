@@ -13,7 +13,7 @@ struct InterceptorPatternCheck {
     /// The decider's table of interceptor patterns (``InterceptorPlan/patternTable``).
     let patternTable: RouteTable?
     let samples: ParameterSamples
-    let directory: String?
+    let lua: LuaSourceText
 
     func findings() -> [Finding] {
         guard let patternTable else { return [] }
@@ -41,7 +41,7 @@ struct InterceptorPatternCheck {
                         .warning, .interceptorMatchesNothing,
                         "interceptor \"\(interceptor.name)\" applies to no route: \"\(target)\" is neither a route's name nor "
                             + "its pattern, and as a pattern it matches no route's URLs; name a route, or fix the pattern",
-                        at: SourceLocation(declaredAt: interceptor.location, in: directory)))
+                        at: lua.location(declaredAt: interceptor.location, [.string(target), .name("interceptor")])))
             }
         }
         return findings

@@ -13,7 +13,7 @@ struct RedirectCycleCheck {
     /// The decider's limit on redirects per request.
     let maximumRedirects: Int
     let samples: ParameterSamples
-    let directory: String?
+    let lua: LuaSourceText
 
     /// One declaration: its `from` pattern's route in the redirect table, its position there.
     private struct RuleID: Hashable, Comparable {
@@ -130,6 +130,6 @@ struct RedirectCycleCheck {
         }
         return Finding(
             cycle.isCertain ? .error : .warning, .redirectCycle, message,
-            at: SourceLocation(declaredAt: rules[0].location, in: directory))
+            at: lua.location(declaredAt: rules[0].location, [.string(rules[0].to), .name("redirect")]))
     }
 }

@@ -12,7 +12,7 @@ struct RedirectTargetCheck {
     /// Whether the bundle has fallback rules, which see unmatched URLs.
     let hasFallbacks: Bool
     let samples: ParameterSamples
-    let directory: String?
+    let lua: LuaSourceText
 
     func findings() -> [Finding] {
         guard let table = redirects.table else { return [] }
@@ -38,7 +38,7 @@ struct RedirectTargetCheck {
                         .warning, .redirectToNothing,
                         "redirect from \"\(rule.from)\" to \"\(rule.to)\" leads nowhere: \(example); \(ending) — fix the target "
                             + "or add a route for it",
-                        at: SourceLocation(declaredAt: rule.location, in: directory)))
+                        at: lua.location(declaredAt: rule.location, [.string(rule.to), .name("redirect")])))
             }
         }
         return findings
