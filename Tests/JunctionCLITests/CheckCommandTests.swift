@@ -12,7 +12,7 @@ import Testing
     @Test func warningsPrintOneALineAndExitZeroUnlessStrict() throws {
         let bundle = try CLIRunner.fixture("check-warnings")
         let expected = """
-            \(bundle)/routes.yaml:2:5: warning: group "social" of route "home" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check) [group-without-policy]
+            \(bundle)/routes.yaml:2:5: warning: group "social" of route "home" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check) — add group("social", function(req, ctx) ... end) to a file of the bundle, or remove the group from the route [group-without-policy]
             \(bundle)/rules.lua:1:7: warning: group("legacy") is a policy for a group no route lists; add "legacy" to the groups of its routes in the route table, or remove the policy [unused-group-policy]
             \(bundle): 0 errors, 2 warnings
 

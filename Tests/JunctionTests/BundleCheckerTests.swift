@@ -143,8 +143,8 @@ import Testing
                 group("legacy", function(req, ctx) end)
                 """,
             expected: [
-                #"routes.yaml:2:5: warning: group "anti-addiction" of route "live" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check); there is a policy for "anti_addiction" — is the name misspelt? [group-without-policy]"#,
-                #"routes.yaml:2:5: warning: group "social" of routes "live" and "video" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check) [group-without-policy]"#,
+                #"routes.yaml:2:5: warning: group "anti-addiction" of route "live" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check); there is a policy for "anti_addiction" — if it is meant for this group, spell the two names alike [group-without-policy]"#,
+                #"routes.yaml:2:5: warning: group "social" of routes "live" and "video" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check) — add group("social", function(req, ctx) ... end) to a file of the bundle, or remove the group from the routes [group-without-policy]"#,
                 #"rules.lua:1:7: warning: group("anti_addiction") is a policy for a group no route lists; add "anti_addiction" to the groups of its routes in the route table, or remove the policy; did you mean "anti-addiction"? [unused-group-policy]"#,
                 #"rules.lua:2:7: warning: group("legacy") is a policy for a group no route lists; add "legacy" to the groups of its routes in the route table, or remove the policy [unused-group-policy]"#,
             ]),
@@ -262,7 +262,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: bundle.directory) }
         #expect(
             Self.render(try BundleChecker(bundle: bundle).check(), in: bundle.directory) == [
-                #"routes.yaml:2:5: warning: group "\#(group)" of route "orders" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check); there is a policy for "\#(policy)" — is the name misspelt? [group-without-policy]"#,
+                #"routes.yaml:2:5: warning: group "\#(group)" of route "orders" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check); there is a policy for "\#(policy)" — if it is meant for this group, spell the two names alike [group-without-policy]"#,
                 #"rules.lua:1:7: warning: group("\#(policy)") is a policy for a group no route lists; add "\#(policy)" to the groups of its routes in the route table, or remove the policy; did you mean "\#(group)"? [unused-group-policy]"#,
             ])
     }
@@ -279,7 +279,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: bundle.directory) }
         #expect(
             Self.render(try BundleChecker(bundle: bundle).check(), in: bundle.directory) == [
-                #"routes.yaml:2:5: warning: group "vip" of route "a" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check) [group-without-policy]"#,
+                #"routes.yaml:2:5: warning: group "vip" of route "a" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check) — add group("vip", function(req, ctx) ... end) to a file of the bundle, or remove the group from the route [group-without-policy]"#,
                 #"rules.lua:2:7: warning: group("payments") is a policy for a group no route lists; add "payments" to the groups of its routes in the route table, or remove the policy [unused-group-policy]"#,
             ])
     }

@@ -39,7 +39,12 @@ struct GroupPolicyCheck {
                 + "has no group() policy in the bundle, so the bundle guards nothing there "
                 + "(a Swift interceptor the app registers for the group cannot be seen by this check)"
             if let near = NearestName.nearest(to: group, among: unusedPolicies) {
-                message += "; there is a policy for \"\(near)\" — is the name misspelt?"
+                message +=
+                    "; there is a policy for \"\(near)\" — if it is meant for this group, spell the two names alike"
+            } else {
+                message +=
+                    " — add group(\"\(group)\", function(req, ctx) ... end) to a file of the bundle, or remove the "
+                    + "group from the route\(members.count == 1 ? "" : "s")"
             }
             findings.append(Finding(.warning, .groupWithoutPolicy, message, at: members.first?.location))
         }
