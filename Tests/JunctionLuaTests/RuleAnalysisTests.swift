@@ -100,6 +100,11 @@ import Testing
               local _ENV = { x = 1 }
               return function() return x end
             end
+            function scoped_writes()
+              local _ENV = {}
+              x = 1
+              return function() y = 2 end
+            end
             """,
             expected: []),
         Case(
@@ -130,6 +135,10 @@ import Testing
             define()
             function use() return LIMIT + DEFAULTS.n end
             """,
+            expected: []),
+        Case(
+            "text a rule compiles with load is out of reach",
+            "function f() return load(\"return rolout()\")() end",
             expected: []),
         Case(
             "req.source compared with literals, either side, == and ~=",

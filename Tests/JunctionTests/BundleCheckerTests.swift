@@ -181,7 +181,7 @@ import Testing
             [
                 #"rules.lua:2:6: error: global "rolout" is not defined: neither the sandbox nor the bundle's files define it, so it is nil here; did you mean "rollout"? — fix the name, or define it at the top level of one of the bundle's files [undefined-global]"#,
                 #"rules.lua:2:63: error: "url.encdoe" is not defined: the sandbox's url library has no field "encdoe"; did you mean "url.encode"? — fix the name [undefined-global]"#,
-                #"rules.lua:3:19: error: "os" is not available to rules: the sandbox leaves out files, processes, clocks, loading other code and the garbage collector — remove this use (docs/rules.md, "What a rule cannot do") [undefined-global]"#,
+                #"rules.lua:3:19: error: "os" is not available to rules: the sandbox leaves out collectgarbage, coroutine, debug, dofile, io, loadfile, os, package, require and warn — remove this use (docs/rules.md, "What a rule cannot do") [undefined-global]"#,
                 #"rules.lua:4:15: error: global "strng" is not defined: neither the sandbox nor the bundle's files define it, so it is nil here; did you mean "string"? — fix the name, or define it at the top level of one of the bundle's files [undefined-global]"#,
             ]
         ),

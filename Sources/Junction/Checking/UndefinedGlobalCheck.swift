@@ -19,8 +19,9 @@ struct UndefinedGlobalCheck {
             let message: String
             if RuleAnalysis.withheldGlobals.contains(use.name) {
                 message =
-                    "\(name) is not available to rules: the sandbox leaves out files, processes, clocks, loading "
-                    + "other code and the garbage collector — remove this use (docs/rules.md, \"What a rule cannot do\")"
+                    "\(name) is not available to rules: the sandbox leaves out "
+                    + UnreachableRouteCheck.list(RuleAnalysis.withheldGlobals.sorted())
+                    + " — remove this use (docs/rules.md, \"What a rule cannot do\")"
             } else {
                 message =
                     "global \(name) is not defined: neither the sandbox nor the bundle's files define it, so it is nil "
