@@ -193,10 +193,13 @@ import Testing
             ]==]
             -- rolout in a comment
             function f(req) local s = "rolout é \" rolout" --[[ rolout ]] return rolout(req), url.encdoe end
+            function g(req) local t = 'pusj' .. "\\" return t, req.source == "\x70u\z
+              sj" end
             """#,
             [
                 #"rules.lua:5:70: error: global "rolout" is not defined: neither the sandbox nor the bundle's files define it, so it is nil here; did you mean "rollout"? — fix the name, or define it at the top level of one of the bundle's files [undefined-global]"#,
                 #"rules.lua:5:87: error: "url.encdoe" is not defined: the sandbox's url library has no field "encdoe"; did you mean "url.encode"? — fix the name [undefined-global]"#,
+                #"rules.lua:6:66: error: req.source is compared with "pusj", which is not a request source of this bundle (internal, push, universal_link, h5, external, mini_program), so no request has it; did you mean "push"? — fix the spelling, or declare the source in the manifest's sources: list [unknown-source]"#,
             ]
         ),
         (

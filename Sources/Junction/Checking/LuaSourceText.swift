@@ -14,8 +14,10 @@ final class LuaSourceText {
         case global(String)
         /// A field after `table.`: `encdoe` in `url.encdoe`.
         case field(table: String, name: String)
-        /// A string literal with this text between its quotes.
+        /// A string literal of this value (escapes read as Lua reads them).
         case string(String)
+        /// A string literal of this value beside `==` or `~=`.
+        case compared(String)
         /// A name anywhere: `redirect` in `redirect { ... }`.
         case name(String)
     }
@@ -31,7 +33,7 @@ final class LuaSourceText {
     }
 
     private struct Token {
-        enum Kind { case name, string, dot, colon, other }
+        enum Kind { case name, string, dot, colon, comparison, other }
         var kind: Kind
         var text: String
         var column: Int
@@ -106,6 +108,10 @@ final class LuaSourceText {
                 if index >= 2, line[index - 2].kind == .name, line[index - 2].text == table { return token.column }
             case .string(let text) where token.kind == .string && token.text == text:
                 return token.column
+            case .compared(let text) where token.kind == .string && token.text == text:
+                let before = index > 0 && line[index - 1].kind == .comparison
+                let after = index + 1 < line.count && line[index + 1].kind == .comparison
+                if before || after { return token.column }
             case .name(let name) where token.kind == .name && token.text == name:
                 return token.column
             default:
@@ -197,6 +203,60 @@ final class LuaSourceText {
             }
             return start..<index
         }
+        /// Reads the escape sequence at `index` (a backslash) in a short string, as Lua
+        /// does, and returns the bytes it stands for; one it does not know stands for itself.
+        func unescape() -> [UInt8] {
+            let escaped = bytes[index + 1]
+            let simple: [UInt8: UInt8] = [
+                0x6E: 0x0A, 0x74: 0x09, 0x72: 0x0D, 0x61: 0x07, 0x62: 0x08, 0x66: 0x0C, 0x76: 0x0B, 0x5C: 0x5C,
+                0x22: 0x22, 0x27: 0x27,
+            ]
+            if let byte = simple[escaped] {
+                index += 2
+                return [byte]
+            }
+            if escaped == 0x0A || escaped == 0x0D {  // a line break inside the string
+                newLine(at: index + 1)
+                return [0x0A]
+            }
+            if escaped == 0x7A {  // `\z` skips the white space that follows, line breaks too
+                index += 2
+                while index < bytes.count, [0x20, 0x09, 0x0B, 0x0C, 0x0A, 0x0D].contains(bytes[index]) {
+                    if bytes[index] == 0x0A || bytes[index] == 0x0D { newLine(at: index) } else { index += 1 }
+                }
+                return []
+            }
+            func digits(from start: Int, radix: Int, atMost count: Int) -> (value: Int, end: Int)? {
+                var value = 0
+                var end = start
+                while end < bytes.count, end - start < count,
+                    let digit = Int(String(UnicodeScalar(bytes[end])), radix: radix)
+                {
+                    value = value * radix + digit
+                    end += 1
+                }
+                return end > start ? (value, end) : nil
+            }
+            if escaped == 0x78, let (value, end) = digits(from: index + 2, radix: 16, atMost: 2), end == index + 4 {
+                index = end  // `\xXX`
+                return [UInt8(value)]
+            }
+            if escaped >= 0x30, escaped <= 0x39, let (value, end) = digits(from: index + 1, radix: 10, atMost: 3),
+                value <= 255
+            {
+                index = end  // `\ddd`
+                return [UInt8(value)]
+            }
+            if escaped == 0x75, index + 2 < bytes.count, bytes[index + 2] == 0x7B,
+                let (value, end) = digits(from: index + 3, radix: 16, atMost: 8), end < bytes.count,
+                bytes[end] == 0x7D, let scalar = UnicodeScalar(UInt32(clamping: value))
+            {
+                index = end + 1  // `\u{XXX}`
+                return Array(String(scalar).utf8)
+            }
+            index += 2
+            return [0x5C, escaped]
+        }
         /// Skips a number: digits, letters (hex, exponents), dots, and a sign after an exponent.
         func skipNumber() {
             index += 1
@@ -237,29 +297,19 @@ final class LuaSourceText {
                 lines[line].append(
                     Token(kind: .string, text: String(decoding: bytes[content], as: UTF8.self), column: startColumn))
             case 0x22, 0x27:  // " '
-                let start = index
-                let startColumn = columnOf(start)
+                let startColumn = columnOf(index)
                 index += 1
+                var value: [UInt8] = []
                 while index < bytes.count, bytes[index] != byte, bytes[index] != 0x0A, bytes[index] != 0x0D {
-                    guard bytes[index] == 0x5C, index + 1 < bytes.count else {
-                        index += 1
-                        continue
-                    }
-                    let escaped = bytes[index + 1]
-                    if escaped == 0x0A || escaped == 0x0D {  // a line break inside the string
-                        newLine(at: index + 1)
-                    } else if escaped == 0x7A {  // `\z` skips the white space that follows, line breaks too
-                        index += 2
-                        while index < bytes.count, [0x20, 0x09, 0x0B, 0x0C, 0x0A, 0x0D].contains(bytes[index]) {
-                            if bytes[index] == 0x0A || bytes[index] == 0x0D { newLine(at: index) } else { index += 1 }
-                        }
+                    if bytes[index] == 0x5C, index + 1 < bytes.count {
+                        value += unescape()
                     } else {
-                        index += 2
+                        value.append(bytes[index])
+                        index += 1
                     }
                 }
-                let content = (start + 1)..<min(index, bytes.count)
                 lines[line].append(
-                    Token(kind: .string, text: String(decoding: bytes[content], as: UTF8.self), column: startColumn))
+                    Token(kind: .string, text: String(decoding: value, as: UTF8.self), column: startColumn))
                 if index < bytes.count, bytes[index] == byte { index += 1 }
             case _ where isNameStart(byte):
                 let start = index
@@ -278,6 +328,10 @@ final class LuaSourceText {
                 let double = index + 1 < bytes.count && bytes[index + 1] == 0x3A
                 append(double ? .other : .colon, at: index, line: line)
                 index += double ? 2 : 1
+            // == ~=
+            case _ where (byte == 0x3D || byte == 0x7E) && index + 1 < bytes.count && bytes[index + 1] == 0x3D:
+                append(.comparison, at: index, line: line)
+                index += 2
             default:
                 append(.other, at: index, line: line)
                 index += 1

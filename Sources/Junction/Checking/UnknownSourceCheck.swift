@@ -24,7 +24,8 @@ struct UnknownSourceCheck {
                     + "\(NearestName.suggestion(for: use.name, among: known)) — fix the spelling, or declare the "
                     + "source in the manifest's sources: list",
                 at: lua.location(
-                    of: [.string(use.name), .name("source")], in: use.file, line: use.line, search: .near))
+                    of: [.compared(use.name), .string(use.name), .name("source")], in: use.file, line: use.line,
+                    search: .near))
         }
         return FindingLimits.limited(
             findings.sorted { UndefinedGlobalCheck.precedes($0, $1) }, "comparisons with unknown sources")
