@@ -41,7 +41,7 @@ import Testing
         #expect(lines.count == 7)
         #expect(lines[1].hasPrefix("  trace (example@3, "))
         #expect(
-            lines[2].hasPrefix("    1. redirect myapp://feed/:id (redirects.lua:4) → redirect myapp://moments/7  ["))
+            lines[2].hasPrefix("    1. redirect myapp://feed/:id (redirects.lua:6) → redirect myapp://moments/7  ["))
         #expect(lines[6].hasPrefix("    5. group login (policies.lua:4) → gate myapp://login  ["))
         #expect(result.stderr.contains("lua info: push link myapp://moments/7 campaign=none"))
     }
