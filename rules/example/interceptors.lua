@@ -36,3 +36,13 @@ interceptor { name = "experiment-variant", route = "experiment",
     local variant = device ~= nil and rollout(req.params.name, device, 50) and "B" or "A"
     return respond({ experiment = req.params.name, variant = variant })
   end }
+
+-- The video tools can be switched off remotely: every video URL, whichever route takes it
+-- (a URL pattern, where the interceptors above name their routes).
+interceptor { name = "video-switch", pattern = "myapp://video/**",
+  run = function(req, ctx)
+    local flags = ctx.flags or {}
+    if flags.video_disabled then
+      return reject("video tools are switched off for now", 503)
+    end
+  end }
