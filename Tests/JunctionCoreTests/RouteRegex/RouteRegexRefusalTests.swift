@@ -107,11 +107,29 @@ import Testing
             #""--" inside the class at offset 2 is a set operation, which is not supported; write "\-" for the character"#,
             at: 2),
         // Malformed.
-        RefusedRegex("(a", #"missing ")" for the group opened at offset 0"#, at: 0),
-        RefusedRegex("a(b(c)", #"missing ")" for the group opened at offset 1"#, at: 1),
+        RefusedRegex(
+            "(a", #"missing ")" for the group opened at offset 0; close it, or write "\(" for the character"#, at: 0),
+        RefusedRegex(
+            "a(b(c)", #"missing ")" for the group opened at offset 1; close it, or write "\(" for the character"#,
+            at: 1),
         RefusedRegex("a)", #"unbalanced ")" at offset 1; remove it or write "\)" for the character"#, at: 1),
-        RefusedRegex("[a-z", #"missing "]" for the class opened at offset 0"#, at: 0),
-        RefusedRegex("é[^a", #"missing "]" for the class opened at offset 1"#, at: 2),
+        RefusedRegex(
+            "[a-z", #"missing "]" for the class opened at offset 0; close it, or write "\[" for the character"#, at: 0),
+        RefusedRegex(
+            "é[^a", #"missing "]" for the class opened at offset 1; close it, or write "\[" for the character"#, at: 2),
+        // Issue 13: a class left open takes the ")" after it as a character; what is
+        // missing is its "]", named at the "[".
+        RefusedRegex(
+            "[A-Z{2}", #"missing "]" for the class opened at offset 0; close it, or write "\[" for the character"#,
+            at: 0),
+        RefusedRegex(
+            "([A-Z{2})", #"missing "]" for the class opened at offset 1; close it, or write "\[" for the character"#,
+            at: 1),
+        RefusedRegex(
+            "(a|[b)c", #"missing "]" for the class opened at offset 3; close it, or write "\[" for the character"#,
+            at: 3),
+        RefusedRegex(
+            "((a)", #"missing ")" for the group opened at offset 0; close it, or write "\(" for the character"#, at: 0),
         RefusedRegex("[]a]", #"empty class "[]" at offset 0; write "\]" for the character"#, at: 0),
         RefusedRegex("[^]", #"empty class "[^]" at offset 0; write "\]" for the character"#, at: 0),
         RefusedRegex("[z-a]", #"range "z-a" at offset 1 is reversed; write "a-z""#, at: 1),
