@@ -42,7 +42,14 @@ struct PatternParser {
         i += 2
         hostOffset = i
         let start = i
-        while i < bytes.count, bytes[i] != Bytes.slash, bytes[i] != UInt8(ascii: "(") {
+        while i < bytes.count, bytes[i] != Bytes.slash {
+            if bytes[i] == UInt8(ascii: "(") {
+                // `scheme://:name(regex)`: the host read as a path is a parameter with a regex.
+                guard let name = parameterName(start..<i), i + 1 == bytes.count || bytes[i + 1] != Bytes.slash
+                else { break }
+                i = try regexEnd(from: i, parameter: name)
+                continue
+            }
             if bytes[i] == Bytes.at || (bytes[i] == Bytes.colon && i > start) || bytes[i] == Bytes.question
                 || bytes[i] == Bytes.hash
             {
@@ -132,6 +139,14 @@ struct PatternParser {
         return bytes[(range.lowerBound + 1)..<range.upperBound].allSatisfy(Self.isIdentifierByte)
     }
 
+    /// The name of the parameter `range` holds, `:identifier`, if it holds one.
+    private func parameterName(_ range: Range<Int>) -> String? {
+        guard range.count >= 2, bytes[range.lowerBound] == Bytes.colon,
+            bytes[(range.lowerBound + 1)..<range.upperBound].allSatisfy(Self.isIdentifierByte)
+        else { return nil }
+        return text(range.lowerBound + 1, range.upperBound)
+    }
+
     /// Bytes that make a segment more than a plain constant: `*`, `(`, `)`, `%`.
     private static func needsReading(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "*") || byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")") || byte == Bytes.percent
@@ -146,6 +161,10 @@ struct PatternParser {
     private func regexEnd(from open: Int, parameter name: String) throws(PatternSyntaxError) -> Int {
         var groups: [Int] = []  // the "(" still open, the regex's own first
         var classStart: Int?
+        // The class that took as a character the ")" that would have ended the regex, and
+        // whether it then ran on across a "/": a "]" left out, most likely.
+        var swallowing: (classStart: Int, parenthesis: Int)?
+        var crossesSlash = false
         var i = open
         while i < bytes.count {
             switch bytes[i] {
@@ -155,30 +174,59 @@ struct PatternParser {
             case UInt8(ascii: "(") where classStart == nil: groups.append(i)
             case UInt8(ascii: ")") where classStart == nil:
                 groups.removeLast()
-                if groups.isEmpty { return i + 1 }
+                guard groups.isEmpty else { break }
+                if let swallowing, crossesSlash, (try? RouteRegex(text(open + 1, i))) == nil {
+                    throw unclosedClass(swallowing.classStart, regexFrom: open, to: swallowing.parenthesis, name)
+                }
+                return i + 1
+            case UInt8(ascii: ")") where groups.count == 1 && swallowing == nil:
+                if let classStart { swallowing = (classStart, i) }
+            case Bytes.slash where swallowing != nil && classStart == swallowing?.classStart:
+                crossesSlash = true
             default: break
             }
             i += 1
         }
-        let regex = String(decoding: bytes[(open + 1)...], as: UTF8.self)
-        // Offsets in the message count the regex's scalars, as RouteRegex's messages do.
-        func scalarOffset(_ offset: Int) -> Int {
-            bytes[(open + 1)..<offset].reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        if let swallowing, crossesSlash {
+            throw unclosedClass(swallowing.classStart, regexFrom: open, to: swallowing.parenthesis, name)
         }
+        if let classStart { throw unclosedClass(classStart, regexFrom: open, to: bytes.count, name) }
         let problem: String
         let at: Int
-        if let classStart {
-            problem =
-                "missing \"]\" for the class opened at offset \(scalarOffset(classStart)); close it, or write \"\\[\" for the character"
-            at = classStart
-        } else if groups.count > 1, let group = groups.last {
-            problem = "missing \")\" for the group opened at offset \(scalarOffset(group)), and one to end the regex"
-            at = group
+        if groups.count > 1 {
+            let offsets = groups.dropFirst().map { String(scalarOffset($0, inRegexFrom: open)) }
+            let which =
+                offsets.count == 1
+                ? "the group opened at offset \(offsets[0])"
+                : "the groups opened at offsets \(offsets.dropLast().joined(separator: ", ")) and \(offsets.last ?? "")"
+            problem = "missing \")\" for \(which), and one to end the regex"
+            at = groups[groups.count - 1]
         } else {
             problem = "missing \")\" to end the regex"
             at = open
         }
-        throw error("regex \"\(regex)\" of parameter \"\(name)\": \(problem)", at)
+        throw error("regex \"\(text(open + 1, bytes.count))\" of parameter \"\(name)\": \(problem)", at)
+    }
+
+    /// The error for a class opened at `classStart` that no `]` closes before `end`, where
+    /// the regex is taken to end.
+    private func unclosedClass(_ classStart: Int, regexFrom open: Int, to end: Int, _ name: String)
+        -> PatternSyntaxError
+    {
+        error(
+            "regex \"\(text(open + 1, end))\" of parameter \"\(name)\": missing \"]\" for the class opened at offset \(scalarOffset(classStart, inRegexFrom: open)); close it, or write \"\\[\" for the character",
+            classStart)
+    }
+
+    /// The pattern's text from `start` to `end`.
+    private func text(_ start: Int, _ end: Int) -> String {
+        String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    /// The offset of `offset` in the regex opened at `open`, counted in scalars as
+    /// RouteRegex's messages count them.
+    private func scalarOffset(_ offset: Int, inRegexFrom open: Int) -> Int {
+        bytes[(open + 1)..<offset].reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
     }
 
     /// The path from `start` as written, when it has no optional group and no regex (no

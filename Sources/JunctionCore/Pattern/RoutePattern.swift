@@ -27,7 +27,8 @@ struct RoutePattern: Sendable, Hashable {
         var host: String?
         var hostSegment: String?
         if let authority {
-            if hostAsPath.treatsAsPath(authority) {
+            // A regex's "." does not make a parameter an origin: only the name is read.
+            if hostAsPath.treatsAsPath(authority.hasPrefix(":") ? String(authority.prefix { $0 != "(" }) : authority) {
                 hostSegment = authority
             } else {
                 host = authority.lowercased()

@@ -313,6 +313,22 @@ import Testing
         #expect(try never.match("myapp://other/1") == nil)
     }
 
+    /// Regression: `myapp://:id([0-9]+)/x` was refused ("an optional group starts with
+    /// "/""): the host stopped at "(", so the regex was read as a group. A "." in the
+    /// regex does not make the parameter an origin.
+    @Test(arguments: [
+        MatchCase("myapp://12/x", "digits", ["id": "12"]),
+        MatchCase("myapp://ab/x", nil),
+        MatchCase("myapp://a-b/y", "dotted", ["name": "a-b"]),
+        MatchCase("myapp:/a-b/y", "dotted", ["name": "a-b"]),
+    ])
+    func takesARegexOnTheHostReadAsAPath(_ row: MatchCase) throws {
+        let table = try RouteTable.make([
+            ("digits", "myapp://:id([0-9]+)/x"), ("dotted", #"myapp://:name([a-z\.-]+)/y"#),
+        ])
+        try table.expect(row)
+    }
+
     @Test func capturesAHostSegmentParameterAndCatchAllAcrossIt() throws {
         let table = try RouteTable.make([("module", "flutter://:module/**")])
         let match = try #require(try table.match("flutter://moments/feed/7?x=1"))
