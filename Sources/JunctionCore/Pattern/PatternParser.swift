@@ -62,18 +62,44 @@ struct PatternParser {
         return (scheme, host.isEmpty ? nil : host, i)
     }
 
-    /// Expands the optional groups of the path that starts at `start`: `/a(/b)(/c)` gives
-    /// `/a`, `/a/b`, `/a/c`, `/a/b/c` (each group left out first).
-    func expandGroups(from start: Int) throws(PatternSyntaxError) -> [ExpandedPath] {
-        var i = start
-        let expansions = try expandSequence(&i)
-        if i < bytes.count {
-            throw error("unbalanced \")\"; an optional group is written \"(/segment)\"", i)
-        }
-        return expansions
+    /// Whether the path that starts at `start` opens with a group in the host's place,
+    /// `scheme://(segment/)…`: JLRoutes' spelling of an optional first segment.
+    func opensWithGroupForHost(_ start: Int) -> Bool {
+        hostOffset > 0 && start == hostOffset && start + 1 < bytes.count && bytes[start] == UInt8(ascii: "(")
+            && bytes[start + 1] != Bytes.slash
     }
 
-    private func expandSequence(_ i: inout Int) throws(PatternSyntaxError) -> [ExpandedPath] {
+    /// Expands the optional groups of the path that starts at `start`: `/a(/b)(/c)` gives
+    /// `/a`, `/a/b`, `/a/c`, `/a/b/c` (each group left out first). A group after a segment
+    /// starts with "/", `(/b)`; one after a "/" ends with it, `/(b/)` (JLRoutes' spelling):
+    /// so neither leaving a group out nor putting it in makes `//`.
+    /// - Parameter afterSlash: Whether the path starts after a "/" of its own, one that
+    ///   every expansion then starts with: the second of `scheme://(segment/)…`.
+    func expandGroups(from start: Int, afterSlash startsAfterSlash: Bool = false) throws(PatternSyntaxError)
+        -> [ExpandedPath]
+    {
+        var i = start
+        var afterSlash = startsAfterSlash
+        let expansions = try expandSequence(&i, afterSlash: &afterSlash, depth: 0, inside: nil)
+        if i < bytes.count {
+            throw error(
+                "unbalanced \")\"; an optional group is written \"(/segment)\" after a segment, \"(segment/)\" after \"/\"",
+                i)
+        }
+        guard startsAfterSlash else { return expansions }
+        return expansions.map { ExpandedPath(bytes: [Bytes.slash] + $0.bytes, offsets: [start - 1] + $0.offsets) }
+    }
+
+    /// Expands from `i` to the `)` that closes the enclosing group, or to the end.
+    /// - Parameters:
+    ///   - afterSlash: Whether a segment starts at `i` in every expansion; on return, whether
+    ///     one starts where the sequence ends.
+    ///   - depth: How many groups enclose the sequence.
+    ///   - parameter: The parameter that an enclosing group follows directly (`:p(/…)`),
+    ///     whose text must not read as the regex that `(` starts after other parameters.
+    private func expandSequence(_ i: inout Int, afterSlash: inout Bool, depth: Int, inside parameter: String?)
+        throws(PatternSyntaxError) -> [ExpandedPath]
+    {
         var results = [ExpandedPath()]
         // Bytes are copied to every result in runs, not one by one: most patterns are
         // one run.
@@ -92,51 +118,116 @@ struct PatternParser {
                 flushRun(to: i)
                 return results  // the caller checks the balance
             }
-            if byte == Bytes.slash { segmentStart = i + 1 }
-            if byte == UInt8(ascii: "(") {
-                if isParameterName(segmentStart..<i) {
-                    // `:name(regex)` — copy the regex through, parentheses balanced.
-                    i = try regexEnd(from: i, parameter: String(decoding: bytes[(segmentStart + 1)..<i], as: UTF8.self))
-                    continue
-                }
-                flushRun(to: i)
-                let open = i
+            if byte == Bytes.slash {
+                if afterSlash { throw emptySegment(at: i) }
+                afterSlash = true
+                segmentStart = i + 1
                 i += 1
-                guard i < bytes.count, bytes[i] == Bytes.slash else {
-                    throw error("an optional group starts with \"/\": write \"(/segment)\"", open)
-                }
-                let inner = try expandSequence(&i)
-                guard i < bytes.count, bytes[i] == UInt8(ascii: ")") else {
-                    throw error("optional group is not closed; add \")\"", open)
-                }
-                i += 1
-                var combined: [ExpandedPath] = []
-                for prefix in results { combined.append(prefix) }
-                for prefix in results {
-                    for tail in inner {
-                        combined.append(
-                            ExpandedPath(bytes: prefix.bytes + tail.bytes, offsets: prefix.offsets + tail.offsets))
-                    }
-                }
-                guard combined.count <= RoutePattern.maximumExpansions else {
-                    throw error(
-                        "optional groups expand to more than \(RoutePattern.maximumExpansions) patterns; split the route",
-                        open)
-                }
-                results = combined
-                runStart = i
                 continue
             }
-            i += 1
+            guard byte == UInt8(ascii: "(") else {
+                if let parameter, Self.isRegexSyntax(byte) {
+                    throw error(
+                        "\"\(Character(Unicode.Scalar(byte)))\" in the optional group after \":\(parameter)\"; \"(/\" after a parameter starts a group — write a regex that starts with \"/\" as \":\(parameter)(\\/…)\", or the character as \"%\(String(byte, radix: 16, uppercase: true))\"",
+                        i)
+                }
+                afterSlash = false
+                i += 1
+                continue
+            }
+            let follows = afterSlash ? nil : parameterName(segmentStart..<i)
+            if let follows, i + 1 == bytes.count || bytes[i + 1] != Bytes.slash {
+                // `:name(regex)`, copied through; a regex never starts with "/", so `:name(/…)` is a group.
+                i = try regexEnd(from: i, parameter: follows)
+                continue
+            }
+            flushRun(to: i)
+            let open = i
+            let inner = try expandGroup(&i, afterSlash: afterSlash, depth: depth, follows: follows, inside: parameter)
+            guard results.count * (inner.count + 1) <= RoutePattern.maximumExpansions else {
+                throw tooManyExpansions(at: open)
+            }
+            var combined = results
+            combined.reserveCapacity(results.count * (inner.count + 1))
+            for prefix in results {
+                for tail in inner {
+                    combined.append(
+                        ExpandedPath(bytes: prefix.bytes + tail.bytes, offsets: prefix.offsets + tail.offsets))
+                }
+            }
+            results = combined
+            runStart = i
+            segmentStart = i
+            // A group leaves `afterSlash` as it found it; after one that starts with "/",
+            // text would join the segment before the group or the group's last one.
+            if !afterSlash, i < bytes.count, bytes[i] != Bytes.slash, bytes[i] != UInt8(ascii: "("),
+                bytes[i] != UInt8(ascii: ")")
+            {
+                let end = bytes[i...].firstIndex { $0 == Bytes.slash || $0 == UInt8(ascii: "(") } ?? bytes.count
+                throw error(
+                    "\"\(text(i, end))\" right after the optional group \"\(text(open, i))\" would join a segment; after a group comes \"/\", another group or the end",
+                    i)
+            }
         }
         flushRun(to: i)
         return results
     }
 
-    /// Whether `range` holds `:identifier`.
-    private func isParameterName(_ range: Range<Int>) -> Bool {
-        guard range.count >= 2, bytes[range.lowerBound] == Bytes.colon else { return false }
-        return bytes[(range.lowerBound + 1)..<range.upperBound].allSatisfy(Self.isIdentifierByte)
+    /// Expands the optional group whose `(` is at `i`, leaving `i` past its `)`.
+    /// - Parameters:
+    ///   - afterSlash: Whether the group follows a "/" (it then ends with one) or a segment
+    ///     (it then starts with one).
+    ///   - follows: The parameter the group follows directly, `:p(/…)`.
+    private func expandGroup(_ i: inout Int, afterSlash: Bool, depth: Int, follows: String?, inside: String?)
+        throws(PatternSyntaxError) -> [ExpandedPath]
+    {
+        let open = i
+        let next = open + 1 < bytes.count ? bytes[open + 1] : nil
+        if afterSlash, next == Bytes.slash {
+            throw error(
+                "\"(/\" right after \"/\" makes an empty segment (\"//\"); after \"/\" an optional group ends with \"/\": \"(segment/)\"",
+                open)
+        }
+        if !afterSlash, next != Bytes.slash {
+            throw error(
+                "an optional group after a segment starts with \"/\": \"(/segment)\"; one after \"/\" ends with it: \"(segment/)\"",
+                open)
+        }
+        // A group nested in d others means at least d + 2 expansions: refusing deeper ones
+        // here keeps the recursion as shallow as the cap allows.
+        guard depth + 2 <= RoutePattern.maximumExpansions else { throw tooManyExpansions(at: open) }
+        i += 1
+        var endsAfterSlash = afterSlash
+        let inner = try expandSequence(&i, afterSlash: &endsAfterSlash, depth: depth + 1, inside: follows ?? inside)
+        guard i < bytes.count, bytes[i] == UInt8(ascii: ")") else {
+            throw error("optional group is not closed; add \")\"", open)
+        }
+        i += 1
+        let text = self.text(open + 1, i - 1)
+        if text.isEmpty { throw error("empty optional group \"()\"; remove it, or write \"(segment/)\"", open) }
+        guard endsAfterSlash != afterSlash else { return inner }
+        if afterSlash { throw error("an optional group after \"/\" ends with \"/\": write \"(\(text)/)\"", open) }
+        if text == "/" {
+            let regex = follows.map { "; a regex that starts with \"/\" is written \":\($0)(\\/)\"" } ?? ""
+            throw error("empty optional group \"(/)\"; remove it, or write \"(/segment)\"\(regex)", open)
+        }
+        throw error(
+            text.hasSuffix("/")
+                ? "an optional group after a segment ends with a segment: write \"(\(text.dropLast()))\""
+                : "an optional group after a segment ends with a segment, not \"/\": \"(/segment)\"", open)
+    }
+
+    private func emptySegment(at slash: Int) -> PatternSyntaxError {
+        guard bytes[slash - 1] == Bytes.slash else {
+            return error(
+                "\"/\" right after an optional group that ends with \"/\" makes \"//\" when the group is left out; remove it",
+                slash)
+        }
+        return error("empty segment (\"//\"); remove the extra \"/\"", slash - 1)
+    }
+
+    private func tooManyExpansions(at open: Int) -> PatternSyntaxError {
+        error("optional groups expand to more than \(RoutePattern.maximumExpansions) patterns; split the route", open)
     }
 
     /// The name of the parameter `range` holds, `:identifier`, if it holds one.
@@ -145,6 +236,17 @@ struct PatternParser {
             bytes[(range.lowerBound + 1)..<range.upperBound].allSatisfy(Self.isIdentifierByte)
         else { return nil }
         return text(range.lowerBound + 1, range.upperBound)
+    }
+
+    /// Regex syntax: in a group right after a parameter, a regex meant to start with "/"
+    /// far more likely than a segment that holds it (which can percent-encode it).
+    private static func isRegexSyntax(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\\"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"),
+            UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: "|"), UInt8(ascii: "+"), UInt8(ascii: "?"):
+            return true
+        default: return false
+        }
     }
 
     /// Bytes that make a segment more than a plain constant: `*`, `(`, `)`, `%`.
@@ -333,7 +435,7 @@ struct PatternParser {
             $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ")")
         }) {
             throw error(
-                "\"\(Character(Unicode.Scalar(b[star])))\" inside a segment; \"*\" and \"**\" stand alone, \"(…)\" follows \":name\" or starts an optional group \"(/…)\"",
+                "\"\(Character(Unicode.Scalar(b[star])))\" inside a segment; \"*\" and \"**\" stand alone, \"(…)\" follows \":name\" or is an optional group: \"(/…)\" after a segment, \"(…/)\" after \"/\"",
                 offset + star)
         }
         let problem: (offset: Int, problem: PercentDecoding.Problem)? = b.withUnsafeBufferPointer {
