@@ -80,7 +80,9 @@ struct PatternParser {
     {
         var i = start
         var afterSlash = startsAfterSlash
-        let expansions = try expandSequence(&i, afterSlash: &afterSlash, depth: 0, inside: nil)
+        // The host read as a path is the segment a group at the start follows: `scheme://:p(/…)`.
+        let expansions = try expandSequence(
+            &i, afterSlash: &afterSlash, depth: 0, inside: nil, segmentStart: hostOffset > 0 ? hostOffset : start)
         if i < bytes.count {
             throw error(
                 "unbalanced \")\"; an optional group is written \"(/segment)\" after a segment, \"(segment/)\" after \"/\"",
@@ -97,9 +99,10 @@ struct PatternParser {
     ///   - depth: How many groups enclose the sequence.
     ///   - parameter: The parameter that an enclosing group follows directly (`:p(/…)`),
     ///     whose text must not read as the regex that `(` starts after other parameters.
-    private func expandSequence(_ i: inout Int, afterSlash: inout Bool, depth: Int, inside parameter: String?)
-        throws(PatternSyntaxError) -> [ExpandedPath]
-    {
+    ///   - segmentStart: Where the segment that `i` is in starts, when before `i`.
+    private func expandSequence(
+        _ i: inout Int, afterSlash: inout Bool, depth: Int, inside parameter: String?, segmentStart: Int? = nil
+    ) throws(PatternSyntaxError) -> [ExpandedPath] {
         var results = [ExpandedPath()]
         // Bytes are copied to every result in runs, not one by one: most patterns are
         // one run.
@@ -111,7 +114,7 @@ struct PatternParser {
                 results[k].offsets.append(contentsOf: runStart..<end)
             }
         }
-        var segmentStart = i
+        var segmentStart = segmentStart ?? i
         while i < bytes.count {
             let byte = bytes[i]
             if byte == UInt8(ascii: ")") {

@@ -94,6 +94,10 @@ import Testing
             "/a/:p(/b(/c$))",
             #"t.yaml:1:41: error: invalid pattern "/a/:p(/b(/c$))": "$" in the optional group after ":p"; "(/" after a parameter starts a group — write a regex that starts with "/" as ":p(\/…)", or the character as "%24""#
         ),
+        (
+            "myapp://:id(/[0-9]+)",
+            #"t.yaml:1:43: error: invalid pattern "myapp://:id(/[0-9]+)": "[" in the optional group after ":id"; "(/" after a parameter starts a group — write a regex that starts with "/" as ":id(\/…)", or the character as "%5B""#
+        ),
         // A spelling that would make "//" in some expansion.
         (
             "/a/(/b)",
