@@ -67,6 +67,9 @@ import Testing
     @Test func aBundleThatDoesNotLoadExitsTwo() throws {
         let result = try CLIRunner.run(["eval", "myapp://home", "--bundle", "/nonexistent"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("the bundle has no manifest.yaml"))
+        #expect(
+            result.stderr
+                == "/nonexistent:1:1: error: no such directory; give the bundle's folder, the one with manifest.yaml and routes.yaml\n"
+        )
     }
 }

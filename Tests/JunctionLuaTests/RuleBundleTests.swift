@@ -94,4 +94,16 @@ import Testing
             error?.diagnostics.first?.location == SourceLocation(file: "\(directory)/setup.lua", line: 3, column: 1))
         #expect(error?.diagnostics.first?.message.hasPrefix("attempt to perform arithmetic on a nil value") == true)
     }
+
+    @Test func saysWhenThereIsNoDirectory() throws {
+        let file = try Self.folder(["manifest.yaml": "name: shop\nversion: 1\n"]) + "/manifest.yaml"
+        defer { try? FileManager.default.removeItem(atPath: (file as NSString).deletingLastPathComponent) }
+        for (path, what) in [("/nonexistent/bundle", "no such directory"), (file, "not a directory")] {
+            let error = #expect(throws: BundleError.self) { try RuleBundle.load(directory: path) }
+            #expect(
+                error?.diagnostics.map(\.description) == [
+                    "\(path):1:1: error: \(what); give the bundle's folder, the one with manifest.yaml and routes.yaml"
+                ])
+        }
+    }
 }
