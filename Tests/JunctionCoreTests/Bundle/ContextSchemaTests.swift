@@ -35,6 +35,13 @@ import Testing
         )
     }
 
+    @Test func readsASchemaWrittenInJSON() throws {
+        let manifest = try BundleManifest.load(
+            text: #"{"name": "shop", "version": 1, "context": {"user": {"id": "int"}, "roles": ["string"]}}"#,
+            file: "manifest.json")
+        #expect(manifest.context == ["user": .table(["id": .int]), "roles": .list(.string)])
+    }
+
     @Test func aManifestWithoutContextDeclaresNothing() throws {
         let manifest = try BundleManifest.load(text: "name: shop\nversion: 1", file: "m.yaml")
         #expect(manifest.context == nil)
