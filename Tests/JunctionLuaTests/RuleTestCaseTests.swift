@@ -64,4 +64,52 @@ import Testing
         let error = #expect(throws: BundleError.self) { try RuleTestCase.load(text: text, file: "t.yaml") }
         #expect(error?.diagnostics.first?.description == expected)
     }
+
+    static let manifest: BundleManifest = {
+        var manifest = BundleManifest(name: "shop", version: .integer(1))
+        manifest.sources = ["mini_program"]
+        manifest.context = ["app_version": .version, "hour": .int, "user": .table(["id": .int])]
+        return manifest
+    }()
+
+    @Test func typesTheContextByTheManifestsSchemaAndKnowsItsSources() throws {
+        let tests = try RuleTestCase.load(
+            text: """
+                tests:
+                  - open: myapp://a
+                    source: mini_program
+                    context: { app_version: 6.0, hour: 22, user: { id: 7 } }
+                    expect: { route: a }
+                """, file: "t.yaml", manifest: Self.manifest)
+        #expect(tests.first?.context == ["app_version": "6.0", "hour": 22, "user": ["id": 7]])
+        #expect(tests.first?.source == "mini_program")
+    }
+
+    @Test(arguments: [
+        (
+            "    source: mini_progam",
+            "t.yaml:3:13: error: source \"mini_progam\" is neither standard nor declared in the manifest's sources: (internal, push, universal_link, h5, external, mini_program); did you mean \"mini_program\"?"
+        ),
+        (
+            "    source: car_play",
+            "t.yaml:3:13: error: source \"car_play\" is neither standard nor declared in the manifest's sources: (internal, push, universal_link, h5, external, mini_program); declare it there if the app uses it"
+        ),
+        (
+            "    context: { user_id: 7 }",
+            "t.yaml:3:16: error: context key \"user_id\" is not declared in the manifest's context:; did you mean \"user.id\"?"
+        ),
+        (
+            "    context: { hour: \"22\" }",
+            "t.yaml:3:22: error: context hour is declared int, not the text \"22\"; write 22 without quotes"
+        ),
+    ])
+    func checksSourceAndContextAgainstTheManifest(_ line: String, _ expected: String) {
+        let text = "tests:\n  - open: myapp://a\n\(line)\n    expect: { route: a }"
+        let error = #expect(throws: BundleError.self) {
+            try RuleTestCase.load(text: text, file: "t.yaml", manifest: Self.manifest)
+        }
+        #expect(error?.diagnostics.map(\.description) == [expected])
+        // Without the manifest (it did not load), nothing is checked against it.
+        #expect(throws: Never.self) { try RuleTestCase.load(text: text, file: "t.yaml") }
+    }
 }

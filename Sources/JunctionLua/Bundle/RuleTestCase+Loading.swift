@@ -5,9 +5,14 @@ extension RuleTestCase {
     /// - Parameters:
     ///   - text: The file's YAML (or JSON).
     ///   - file: Its path, for diagnostics.
+    ///   - manifest: The bundle's manifest, when it loaded: a test's `source:` must be one
+    ///     of its ``BundleManifest/knownSources``, and its `context:` is typed and checked
+    ///     by its ``BundleManifest/context`` schema.
     /// - Returns: The tests, in file order.
     /// - Throws: `BundleError` with every problem as `FILE:LINE:COLUMN`.
-    package static func load(text: String, file: String) throws(BundleError) -> [RuleTestCase] {
+    package static func load(text: String, file: String, manifest: BundleManifest? = nil) throws(BundleError)
+        -> [RuleTestCase]
+    {
         var yaml = YAMLReader(file: file, document: "a rule-test file")
         guard let root = yaml.compose(text), let map = yaml.mapping(root, "a rule-test file") else {
             if yaml.diagnostics.isEmpty { yaml.error("the file is empty; a rule-test file has \"tests:\"", nil) }
@@ -23,7 +28,7 @@ extension RuleTestCase {
             sawTests = true
             guard let list = yaml.sequence(value, "tests") else { continue }
             for item in list where yaml.visit() {
-                if let test = readTest(item, &yaml) { tests.append(test) }
+                if let test = readTest(item, manifest, &yaml) { tests.append(test) }
             }
         }
         if !sawTests { yaml.error("missing \"tests:\" — the list of tests", root.mark) }
@@ -41,7 +46,9 @@ extension RuleTestCase {
         return tests
     }
 
-    private static func readTest(_ node: YAMLNode, _ yaml: inout YAMLReader) -> RuleTestCase? {
+    private static func readTest(_ node: YAMLNode, _ manifest: BundleManifest?, _ yaml: inout YAMLReader)
+        -> RuleTestCase?
+    {
         guard let map = yaml.mapping(node, "a test") else { return nil }
         var name: String?
         var open: String?
@@ -53,8 +60,10 @@ extension RuleTestCase {
             switch key.text {
             case "name": name = yaml.string(value, "name")
             case "open": open = yaml.string(value, "open")
-            case "source": source = yaml.string(value, "source") ?? source
-            case "context": context = yaml.ruleValue(value, "context", requireTable: true)
+            case "source":
+                source = yaml.string(value, "source") ?? source
+                if let message = manifest?.unknownSourceMessage(source) { yaml.error(message, value.mark) }
+            case "context": context = yaml.contextValue(value, schema: manifest?.context)
             case "params": params = yaml.ruleValue(value, "params", requireTable: true)
             case "expect": expectation = readExpectation(value, &yaml)
             default:
