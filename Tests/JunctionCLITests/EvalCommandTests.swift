@@ -56,7 +56,10 @@ import Testing
 
     @Test(arguments: [
         (["--context", "novalue"], "--context \"novalue\": write key=value"),
-        (["--context", "hour=1", "--context", "hour.b=2"], "--context \"hour.b=2\": context hour is declared int, not a table: it has no b"),
+        (
+            ["--context", "hour=1", "--context", "hour.b=2"],
+            "--context \"hour.b=2\": context hour is declared int, not a table: it has no b"
+        ),
     ])
     func badContextExitsThree(arguments: [String], message: String) throws {
         let result = try Self.eval(["myapp://home"] + arguments)
