@@ -118,6 +118,56 @@ import Testing
         #expect(coverage["lines_percent"] as? Double == 50)
     }
 
+    // MARK: - Rules that fail
+
+    /// `junction test` on the fixture bundle `test-failures`, run from the fixtures'
+    /// folder so that paths in the output are the same on every machine.
+    static func runFailures(_ arguments: [String]) throws -> CLIRunner.Result {
+        let fixtures = URL(fileURLWithPath: try CLIRunner.fixture("test-failures")).deletingLastPathComponent()
+        return try CLIRunner.run(["test", "test-failures"] + arguments, in: fixtures)
+    }
+
+    @Test func aRuleThatFailsPassesOnlyTheTestsThatExpectItAndEveryReportShowsItsError() throws {
+        let result = try Self.runFailures([])
+        #expect(result.status == 1)
+        let masked = result.stdout.replacing(/\(\d+\.\d\d s\)/, with: "(… s)")
+        try CLIRunner.expectSnapshot(masked, named: "test-failures.txt")
+    }
+
+    @Test func tapShowsTheRulesThatFailedAlsoUnderPassingTests() throws {
+        let result = try Self.runFailures(["--format", "tap"])
+        #expect(result.status == 1)
+        try CLIRunner.expectSnapshot(result.stdout, named: "test-failures.tap")
+    }
+
+    @Test func junitShowsTheRulesThatFailedInFailuresAndSystemOut() throws {
+        let result = try Self.runFailures(["--format", "junit"])
+        #expect(result.status == 1)
+        let masked = result.stdout.replacing(/time="\d+\.\d+"/, with: "time=\"…\"")
+        try CLIRunner.expectSnapshot(masked, named: "test-failures.junit.xml")
+        let document = try XMLDocument(data: Data(result.stdout.utf8))
+        #expect(try document.nodes(forXPath: "//testcase/failure").count == 4)
+        #expect(try document.nodes(forXPath: "//testcase/system-out").count == 2)
+    }
+
+    @Test func jsonListsEachTestsFailedRulesWithTheirErrorAndPlace() throws {
+        let result = try Self.runFailures(["--format", "json", "--run", "^the audit breaks"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let bundles = try #require(root["bundles"] as? [[String: Any]])
+        let test = try #require((bundles.first?["tests"] as? [[String: Any]])?.first)
+        #expect(test["passed"] as? Bool == true)
+        let failed = try #require(test["rule_failures"] as? [[String: String]])
+        #expect(
+            failed == [
+                [
+                    "stage": "global", "name": "push-audit", "location": "rules.lua:2",
+                    "error": "rules.lua:5: attempt to concatenate a nil value (field 'campaign')",
+                    "consequence": "on_error = continue: carrying on",
+                ]
+            ])
+    }
+
     @Test(arguments: [
         (["test"], "give at least one bundle folder"),
         (["test", "x", "--threshold", "120"], "--threshold is a percentage from 0 to 100"),
