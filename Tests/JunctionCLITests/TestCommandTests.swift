@@ -168,6 +168,40 @@ import Testing
             ])
     }
 
+    // MARK: - Selecting tests
+
+    @Test func runSelectingNoTestExitsOneAndSaysHowManyThereAre() throws {
+        let result = try CLIRunner.run(
+            ["test", "rules/example", "--run", "no such test"], in: CLIRunner.repositoryRoot)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("0 tests: 0 passed, 0 failed"))
+        #expect(
+            result.stderr
+                == "no test name matches --run \"no such test\" (the bundle has 24 tests); a name matches when the "
+                + "regular expression matches any part of it\n")
+    }
+
+    @Test func runSelectingNoTestInAnyOfSeveralBundlesCountsThemAll() throws {
+        let bundle = try Self.mixedBundle()
+        defer { try? FileManager.default.removeItem(atPath: bundle) }
+        let result = try CLIRunner.run(
+            ["test", bundle, "rules/example", "--run", "^zzz"], in: CLIRunner.repositoryRoot)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "no test name matches --run \"^zzz\" (the 2 bundles have 26 tests); a name matches when the "
+                + "regular expression matches any part of it\n")
+    }
+
+    @Test func runSelectingTestsOfOneBundleOnlyPasses() throws {
+        let bundle = try Self.mixedBundle()
+        defer { try? FileManager.default.removeItem(atPath: bundle) }
+        let result = try CLIRunner.run(
+            ["test", bundle, "rules/example", "--run", "^guests are"], in: CLIRunner.repositoryRoot)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+    }
+
     @Test(arguments: [
         (["test"], "give at least one bundle folder"),
         (["test", "x", "--threshold", "120"], "--threshold is a percentage from 0 to 100"),
