@@ -83,44 +83,4 @@ extension RuleTestCase {
             name: name ?? "\(open) (line \(location.line))", open: open, source: source, context: context,
             params: params, expectation: expectation, location: location)
     }
-
-    private static func readExpectation(_ node: YAMLNode, _ yaml: inout YAMLReader) -> Expectation? {
-        guard let map = yaml.mapping(node, "expect") else { return nil }
-        var expectation = Expectation()
-        var checks = 0
-        for (key, value) in yaml.pairs(of: map) {
-            checks += 1
-            switch key.text {
-            case "route": expectation.route = yaml.string(value, "route")
-            case "params":
-                if case .table(let fields) = yaml.ruleValue(value, "expect.params", requireTable: true) {
-                    expectation.params = fields
-                }
-            case "redirect": expectation.redirect = yaml.string(value, "redirect")
-            case "reject":
-                if let flag = value.scalar.flatMap({ Bool($0.text) }) {
-                    expectation.reject = flag
-                } else {
-                    expectation.reject = true
-                    expectation.rejectReason = yaml.string(value, "reject")
-                }
-            case "gate": expectation.gate = yaml.string(value, "gate")
-            case "respond": expectation.respond = yaml.ruleValue(value, "respond", requireTable: false)
-            case "unmatched": expectation.unmatched = yaml.bool(value, "unmatched") ?? false
-            case "hand_over": expectation.handOver = yaml.string(value, "hand_over")?.lowercased()
-            default:
-                checks -= 1
-                yaml.unknownKey(
-                    key,
-                    allowed: ["route", "params", "redirect", "reject", "gate", "respond", "unmatched", "hand_over"],
-                    in: "expect")
-            }
-        }
-        if checks == 0 {
-            yaml.error(
-                "expect: says nothing to check; give route, params, redirect, reject, gate, respond, unmatched or hand_over",
-                node.mark)
-        }
-        return expectation
-    }
 }
