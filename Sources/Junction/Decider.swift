@@ -85,7 +85,7 @@ public final class Decider: Sendable {
         do {
             plan = try InterceptorPlan(
                 routes: routes, declarations: declarations, swift: interceptors, bundleOnError: onError,
-                directory: directory)
+                directory: directory, sources: bundle?.sources ?? [])
         } catch { problems += error.diagnostics }
         guard problems.isEmpty, let redirects, let plan else { throw BundleError(problems) }
         self.redirects = redirects

@@ -13,10 +13,14 @@ public struct SwiftInterceptor: Sendable {
         case all
         /// Every route in the group, after the bundle's policies for that group.
         case group(String)
-        /// The routes a pattern or route name designates, with the route interceptors.
+        /// The route of this name (``Route/name``), with the route interceptors.
         case route(String)
-        /// Several patterns or route names.
+        /// The routes of these names.
         case routes([String])
+        /// Whatever route decides a URL this pattern matches, with the route interceptors.
+        case pattern(String)
+        /// Whatever route decides a URL one of these patterns matches.
+        case patterns([String])
     }
 
     /// Its unique name, shown in traces.

@@ -9,9 +9,12 @@ struct EvalCommand: ParsableCommand {
         discussion: """
             Runs the whole pipeline — redirects, match, fallbacks, access, interceptors — and prints \
             the decision; --explain adds the trace, one step a line. Context values are typed as in \
-            rule tests: --context user.id=42 --context vip=true --context app_version=\\"5.2.0\\". \
+            rule tests: by the manifest's context: schema when it declares one (--context \
+            app_version=6.0 is then a version, and an undeclared key is an error), else as YAML types \
+            them: --context user.id=42 --context vip=true --context app_version=\\"5.2.0\\". \
             Exit status: 0 when the decision opens, responds, gates or hands over; 1 when it rejects \
-            or nothing matches; 2 when the bundle does not load; 3 when a --context or --param does not parse.
+            or nothing matches; 2 when the bundle does not load; 3 when a --context or --param does \
+            not parse or does not fit the schema, or --source is not a source of the bundle.
             """
     )
 
@@ -28,7 +31,9 @@ struct EvalCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An extra parameter: key=value.", valueName: "key=value"))
     var param: [String] = []
 
-    @Option(name: .long, help: "Who opens it: internal, push, universal_link, h5, external …")
+    @Option(
+        name: .long,
+        help: "Who opens it: internal, push, universal_link, h5, external, or a source the manifest declares.")
     var source = "internal"
 
     @Flag(name: .long, help: "Print the trace, one step a line.")
@@ -38,10 +43,10 @@ struct EvalCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let contextValues: [String: RuleValue]
         let params: [String: RuleValue]
         do {
-            contextValues = try KeyValueArguments.parse(context, option: "--context")
+            // What can be checked without the bundle is, first: a typo costs no load.
+            _ = try KeyValueArguments.split(context, option: "--context")
             params = try KeyValueArguments.parse(param, option: "--param")
         } catch {
             printError(error.message)
@@ -53,6 +58,18 @@ struct EvalCommand: ParsableCommand {
         case .failure(let error):
             for diagnostic in error.diagnostics { printError(diagnostic.description) }
             throw ExitCode(2)
+        }
+        let manifest = loaded.bundle.manifest
+        if let message = manifest.unknownSourceMessage(source) {
+            printError("--source: \(message)")
+            throw ExitCode(3)
+        }
+        let contextValues: [String: RuleValue]
+        do {
+            contextValues = try KeyValueArguments.parse(context, option: "--context", schema: manifest.context)
+        } catch {
+            printError(error.message)
+            throw ExitCode(3)
         }
         let decision = loaded.decider.decide(
             RouteRequest(url, params: params, source: RequestSource(rawValue: source)),

@@ -10,10 +10,12 @@ struct TestCommand: ParsableCommand {
         discussion: """
             Each test opens a URL (with its source, context and params) through the bundle's whole \
             pipeline and checks the decision against its expect: route, params (a subset), redirect \
-            (the final URL), reject, gate, respond or unmatched. A failure shows expected against \
-            actual and the trace. Exit status: 0 when every test passes (and coverage meets \
-            --threshold), 1 when a test fails or coverage is below the threshold, 2 when a bundle \
-            does not load.
+            (the final URL, or none), reject (a rule or the access check refused), code, reason, \
+            cause, gate, respond, hand_over, unmatched, and fails (the rules that must fail: a test \
+            fails whenever a rule it does not name fails). A failure shows expected against actual, \
+            the rules that failed and the trace. Exit status: 0 when every test passes (and \
+            coverage meets --threshold), 1 when a test fails, coverage is below the threshold or \
+            --run selects no test, 2 when a bundle does not load.
             """
     )
 
@@ -38,7 +40,9 @@ struct TestCommand: ParsableCommand {
 
     @Option(
         name: [.customLong("run")],
-        help: ArgumentHelp("Run only the tests whose name matches the regular expression.", valueName: "regex"))
+        help: ArgumentHelp(
+            "Run only the tests whose name matches the regular expression (exit 1 when none does).",
+            valueName: "regex"))
     var selection: String?
 
     @Flag(
@@ -83,6 +87,16 @@ struct TestCommand: ParsableCommand {
             belowThreshold.forEach(printError)
         }
         if reports.contains(where: { $0.label == nil }) { throw ExitCode(2) }
-        if reports.contains(where: { $0.failed > 0 }) || !belowThreshold.isEmpty { throw ExitCode(1) }
+        // A selection that runs nothing proves nothing: a typo in --run must not pass CI.
+        let noneSelected = selection != nil && reports.allSatisfy { $0.outcomes.isEmpty }
+        if let selection, noneSelected {
+            let count = reports.reduce(0) { $0 + $1.testCount }
+            let tests = count == 1 ? "1 test" : "\(count) tests"
+            let holder = reports.count == 1 ? "the bundle has" : "the \(reports.count) bundles have"
+            printError(
+                "no test name matches --run \"\(selection)\" (\(holder) \(tests)); a name matches when the "
+                    + "regular expression matches any part of it")
+        }
+        if reports.contains(where: { $0.failed > 0 }) || !belowThreshold.isEmpty || noneSelected { throw ExitCode(1) }
     }
 }

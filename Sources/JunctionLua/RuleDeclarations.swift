@@ -20,15 +20,19 @@ public struct RuleDeclarations: Sendable, Hashable {
 
     /// Which routes an interceptor applies to.
     public enum Scope: Sendable, Hashable {
-        /// `route = PATTERN`
+        /// `route = NAME`: the route of that name (``Route/name``).
         case route(String)
-        /// `routes = { PATTERN, ... }`
+        /// `routes = { NAME, ... }`: the routes of those names.
         case routes([String])
+        /// `pattern = PATTERN`: whatever route decides a URL the pattern matches.
+        case pattern(String)
+        /// `patterns = { PATTERN, ... }`: whatever route decides a URL one of them matches.
+        case patterns([String])
         /// `all = true`
         case all
     }
 
-    /// `interceptor { name, route | routes | all, priority, on_error, run }`
+    /// `interceptor { name, route | routes | pattern | patterns | all, priority, on_error, run }`
     public struct Interceptor: Sendable, Hashable {
         /// Its unique name.
         public var name: String
@@ -95,14 +99,22 @@ public struct RuleDeclarations: Sendable, Hashable {
                 keepQuery: $0["keep_query"] == .bool(true), location: text($0, "at"))
         }
         interceptors = list("interceptors").map { fields in
-            let scope: Scope
-            if case .string(let pattern)? = fields["route"] {
-                scope = .route(pattern)
-            } else if case .array(let patterns)? = fields["routes"] {
-                scope = .routes(patterns.compactMap { if case .string(let p) = $0 { p } else { nil } })
-            } else {
-                scope = .all
+            func strings(_ key: String) -> [String]? {
+                guard case .array(let items)? = fields[key] else { return nil }
+                return items.compactMap { if case .string(let text) = $0 { text } else { nil } }
             }
+            let scope: Scope =
+                if case .string(let name)? = fields["route"] {
+                    .route(name)
+                } else if let names = strings("routes") {
+                    .routes(names)
+                } else if case .string(let pattern)? = fields["pattern"] {
+                    .pattern(pattern)
+                } else if let patterns = strings("patterns") {
+                    .patterns(patterns)
+                } else {
+                    .all
+                }
             return Interceptor(
                 name: text(fields, "name"), scope: scope, priority: number(fields, "priority") ?? 0,
                 onError: RuleErrorPolicy(rawValue: text(fields, "on_error")), function: number(fields, "run") ?? 0,

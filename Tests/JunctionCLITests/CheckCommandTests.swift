@@ -63,7 +63,7 @@ import Testing
                 """)
         let missing = try CLIRunner.run(["check", "/nonexistent-bundle"])
         #expect(missing.status == 2)
-        #expect(missing.stdout.contains("error: the bundle has no manifest.yaml"))
+        #expect(missing.stdout.contains("/nonexistent-bundle:1:1: error: no such directory"))
     }
 
     @Test(arguments: [

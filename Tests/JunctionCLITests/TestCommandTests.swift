@@ -46,7 +46,8 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stdout.contains("  ok   1 guests are gated"))
         #expect(result.stdout.contains("  FAIL 2 this expectation is wrong"))
-        #expect(result.stdout.contains("        expected route elsewhere, got open home"))
+        #expect(
+            result.stdout.contains("        expected route elsewhere (no route is named \"elsewhere\"), got open home"))
         #expect(result.stdout.contains("        expected params.id = 3, got nothing"))
         #expect(result.stdout.contains("          2. group login (rules.lua:1) → continue"))
         #expect(result.stdout.contains("2 tests: 1 passed, 1 failed"))
@@ -86,7 +87,8 @@ import Testing
             Array(lines.prefix(4)) == [
                 "TAP version 14", "1..2", "ok 1 - guests are gated", "not ok 2 - this expectation is wrong",
             ])
-        #expect(lines.contains("    - \"expected route elsewhere, got open home\""))
+        #expect(
+            lines.contains("    - \"expected route elsewhere (no route is named \\\"elsewhere\\\"), got open home\""))
         #expect(lines.last == "  ...")
     }
 
@@ -114,6 +116,88 @@ import Testing
         #expect(decision["outcome"] as? String == "gate" && decision["gate"] as? String == "myapp://login")
         let coverage = try #require(bundles.first?["coverage"] as? [String: Any])
         #expect(coverage["lines_percent"] as? Double == 50)
+    }
+
+    // MARK: - Rules that fail
+
+    /// `junction test` on the fixture bundle `test-failures`, run from the fixtures'
+    /// folder so that paths in the output are the same on every machine.
+    static func runFailures(_ arguments: [String]) throws -> CLIRunner.Result {
+        let fixtures = URL(fileURLWithPath: try CLIRunner.fixture("test-failures")).deletingLastPathComponent()
+        return try CLIRunner.run(["test", "test-failures"] + arguments, in: fixtures)
+    }
+
+    @Test func aRuleThatFailsPassesOnlyTheTestsThatExpectItAndEveryReportShowsItsError() throws {
+        let result = try Self.runFailures([])
+        #expect(result.status == 1)
+        let masked = result.stdout.replacing(/\(\d+\.\d\d s\)/, with: "(… s)")
+        try CLIRunner.expectSnapshot(masked, named: "test-failures.txt")
+    }
+
+    @Test func tapShowsTheRulesThatFailedAlsoUnderPassingTests() throws {
+        let result = try Self.runFailures(["--format", "tap"])
+        #expect(result.status == 1)
+        try CLIRunner.expectSnapshot(result.stdout, named: "test-failures.tap")
+    }
+
+    @Test func junitShowsTheRulesThatFailedInFailuresAndSystemOut() throws {
+        let result = try Self.runFailures(["--format", "junit"])
+        #expect(result.status == 1)
+        let masked = result.stdout.replacing(/time="\d+\.\d+"/, with: "time=\"…\"")
+        try CLIRunner.expectSnapshot(masked, named: "test-failures.junit.xml")
+        let document = try XMLDocument(data: Data(result.stdout.utf8))
+        #expect(try document.nodes(forXPath: "//testcase/failure").count == 4)
+        #expect(try document.nodes(forXPath: "//testcase/system-out").count == 2)
+    }
+
+    @Test func jsonListsEachTestsFailedRulesWithTheirErrorAndPlace() throws {
+        let result = try Self.runFailures(["--format", "json", "--run", "^the audit breaks"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let bundles = try #require(root["bundles"] as? [[String: Any]])
+        let test = try #require((bundles.first?["tests"] as? [[String: Any]])?.first)
+        #expect(test["passed"] as? Bool == true)
+        let failed = try #require(test["rule_failures"] as? [[String: String]])
+        #expect(
+            failed == [
+                [
+                    "stage": "global", "name": "push-audit", "location": "rules.lua:2",
+                    "error": "rules.lua:5: attempt to concatenate a nil value (field 'campaign')",
+                    "consequence": "on_error = continue: carrying on",
+                ]
+            ])
+    }
+
+    // MARK: - Selecting tests
+
+    @Test func runSelectingNoTestExitsOneAndSaysHowManyThereAre() throws {
+        let result = try Self.runFailures(["--run", "no such test"])
+        #expect(result.status == 1)
+        let masked = result.stdout.replacing(/\(\d+\.\d\d s\)/, with: "(… s)")
+        #expect(masked == "test-failures (failures@2)\n  0 tests: 0 passed, 0 failed (… s)\n")
+        #expect(
+            result.stderr
+                == "no test name matches --run \"no such test\" (the bundle has 8 tests); a name matches when the "
+                + "regular expression matches any part of it\n")
+    }
+
+    @Test func runSelectingNoTestInAnyOfSeveralBundlesCountsThemAll() throws {
+        let bundle = try Self.mixedBundle()
+        defer { try? FileManager.default.removeItem(atPath: bundle) }
+        let result = try Self.runFailures([bundle, "--run", "^zzz"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "no test name matches --run \"^zzz\" (the 2 bundles have 10 tests); a name matches when the "
+                + "regular expression matches any part of it\n")
+    }
+
+    @Test func runSelectingTestsOfOneBundleOnlyPasses() throws {
+        let bundle = try Self.mixedBundle()
+        defer { try? FileManager.default.removeItem(atPath: bundle) }
+        let result = try Self.runFailures([bundle, "--run", "^the shop closes"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("  ok   1 the shop closes at night") && result.stderr.isEmpty)
     }
 
     @Test(arguments: [

@@ -54,7 +54,7 @@ import Testing
         (
             .ruleAPI,
             "function() interceptor { name = 'i', routes = setmetatable({}, { __len = function() return 'n' end }) } end",
-            "for i = 1, #routes do", "bad 'for' limit (number expected, got string)"
+            "for i = 1, #list do", "bad 'for' limit (number expected, got string)"
         ),
     ])
     func anErrorInAPreludeFileNamesThatFileAndItsLine(

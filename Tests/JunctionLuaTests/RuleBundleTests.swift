@@ -94,4 +94,61 @@ import Testing
             error?.diagnostics.first?.location == SourceLocation(file: "\(directory)/setup.lua", line: 3, column: 1))
         #expect(error?.diagnostics.first?.message.hasPrefix("attempt to perform arithmetic on a nil value") == true)
     }
+
+    @Test func saysWhenThereIsNoDirectory() throws {
+        let file = try Self.folder(["manifest.yaml": "name: shop\nversion: 1\n"]) + "/manifest.yaml"
+        defer { try? FileManager.default.removeItem(atPath: (file as NSString).deletingLastPathComponent) }
+        for (path, what) in [("/nonexistent/bundle", "no such directory"), (file, "not a directory")] {
+            let error = #expect(throws: BundleError.self) { try RuleBundle.load(directory: path) }
+            #expect(
+                error?.diagnostics.map(\.description) == [
+                    "\(path):1:1: error: \(what); give the bundle's folder, the one with manifest.yaml and routes.yaml"
+                ])
+        }
+    }
+
+    /// The manifest is read before the tests: their context is typed by its `context:`,
+    /// their source checked against its `sources:`.
+    @Test func checksTestsAgainstTheManifest() throws {
+        let manifest = """
+            name: shop
+            version: 1
+            sources: [mini_program]
+            context:
+              app_version: version
+              user: { id: int }
+            """
+        let good = try Self.folder([
+            "manifest.yaml": manifest, "routes.yaml": "routes: []\n",
+            "tests/a.yaml": """
+            tests:
+              - open: myapp://a
+                source: mini_program
+                context: { app_version: 6.0, user: { id: 7 } }
+                expect: { unmatched: true }
+            """,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: good) }
+        let bundle = try RuleBundle.load(directory: good)
+        #expect(bundle.manifest.context == ["app_version": .version, "user": .table(["id": .int])])
+        #expect(bundle.tests.map(\.context) == [["app_version": "6.0", "user": ["id": 7]]])
+
+        let bad = try Self.folder([
+            "manifest.yaml": manifest, "routes.yaml": "routes: []\n",
+            "tests/a.yaml": """
+            tests:
+              - open: myapp://a
+                source: mini_programme
+                context: { app_version: 6.0, user: { idd: 7 } }
+                expect: { unmatched: true }
+            """,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: bad) }
+        let error = #expect(throws: BundleError.self) { try RuleBundle.load(directory: bad) }
+        #expect(
+            error?.diagnostics.map(\.description) == [
+                "\(bad)/tests/a.yaml:3:13: error: source \"mini_programme\" is neither standard nor declared in the manifest's sources: (internal, push, universal_link, h5, external, mini_program); did you mean \"mini_program\"?",
+                "\(bad)/tests/a.yaml:4:42: error: context key \"user.idd\" is not declared in the manifest's context:; did you mean \"user.id\"?",
+            ])
+    }
 }

@@ -16,20 +16,24 @@ import Testing
 
             interceptor { name = "audit", all = true, priority = 10, on_error = "continue",
                           run = function(req, ctx) return nil end }
-            interceptor { name = "orders", routes = { "myapp://order/:id", "myapp://orders" }, run = function(req, ctx) return reject("closed", 503) end }
+            interceptor { name = "orders", routes = { "order", "orders" }, run = function(req, ctx) return reject("closed", 503) end }
             group("login", function(req, ctx)
               if ctx.user == nil then return gate("myapp://login", { resume = true }) end
             end)
             fallback(function(req, ctx) return redirect("myapp://upgrade?url=" .. url.encode(req.url)) end)
+            interceptor { name = "wallet", pattern = "myapp://wallet/**", run = print }
+            interceptor { name = "old", patterns = { "/legacy/**", "myapp://v1/:x" }, route = nil, run = print }
             """)
         let declarations = engine.declarations
         #expect(declarations.redirects.map(\.from) == ["myapp://old/:id", "myapp://crashy"])
         #expect(declarations.redirects[0].keepQuery && declarations.redirects[0].condition == nil)
         #expect(declarations.redirects[1].location == "rules/policy.lua:2")
-        #expect(declarations.interceptors.map(\.name) == ["audit", "orders"])
+        #expect(declarations.interceptors.map(\.name) == ["audit", "orders", "wallet", "old"])
         #expect(declarations.interceptors[0].scope == .all && declarations.interceptors[0].priority == 10)
         #expect(declarations.interceptors[0].onError == .continue)
-        #expect(declarations.interceptors[1].scope == .routes(["myapp://order/:id", "myapp://orders"]))
+        #expect(declarations.interceptors[1].scope == .routes(["order", "orders"]))
+        #expect(declarations.interceptors[2].scope == .pattern("myapp://wallet/**"))
+        #expect(declarations.interceptors[3].scope == .patterns(["/legacy/**", "myapp://v1/:x"]))
         #expect(declarations.interceptors[1].location == "rules/policy.lua:7")
         #expect(declarations.groups[0].location.hasPrefix("rules/policy.lua:"))
         #expect(declarations.groups.map(\.name) == ["login"])
@@ -86,7 +90,27 @@ import Testing
     @Test(arguments: [
         (
             "interceptor { name = \"a\", run = function() end }",
-            "interceptor \"a\": give exactly one of route = PATTERN, routes = { PATTERN, ... } or all = true"
+            "interceptor \"a\": give exactly one of route = NAME, routes = { NAME, ... }, pattern = PATTERN, patterns = { PATTERN, ... } or all = true"
+        ),
+        (
+            "interceptor { name = \"a\", route = \"home\", pattern = \"myapp://home\", run = print }",
+            "interceptor \"a\": give exactly one of route = NAME, routes = { NAME, ... }, pattern = PATTERN, patterns = { PATTERN, ... } or all = true"
+        ),
+        (
+            "interceptor { name = \"a\", route = \"home\", all = false, run = print }",
+            "interceptor \"a\": all = false means nothing; leave it out, or give all = true"
+        ),
+        (
+            "interceptor { name = \"a\", routes = { \"home\", 7 }, run = print }",
+            "interceptor \"a\": routes must list route names (strings)"
+        ),
+        (
+            "interceptor { name = \"a\", patterns = {}, run = print }",
+            "interceptor \"a\": patterns lists no URL patterns"
+        ),
+        (
+            "interceptor { name = \"a\", pattern = { \"myapp://x\" }, run = print }",
+            "interceptor \"a\": pattern must be a string, not a table"
         ),
         ("interceptor { name = \"a\", all = true }", "interceptor \"a\": missing run (function)"),
         ("interceptor { name = \"a\", all = true, run = print, colour = 1 }", "interceptor: unknown field colour"),

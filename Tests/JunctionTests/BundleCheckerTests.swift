@@ -37,7 +37,8 @@ import Testing
                 redirect { from = "myapp://legacy", to = "myapp://feed/7" }
                 group("login", function(req, ctx) end)
                 interceptor { name = "by-name", route = "user.profile", run = function() end }
-                interceptor { name = "by-pattern", routes = { "myapp://live/**", "myapp://user/:uid(\\\\d+)" }, run = function() end }
+                interceptor { name = "by-names", routes = { "live.room", "live.web" }, run = function() end }
+                interceptor { name = "by-pattern", patterns = { "myapp://live/**", "myapp://order/:no" }, run = function() end }
                 """,
             expected: []),
         Case(
@@ -156,13 +157,59 @@ import Testing
                   - { name: item, pattern: "myapp://item/:code(\\\\d+)" }
                 """,
             rules: """
-                interceptor { name = "audit", routes = { "order", "myapp://orders/**" }, run = function() end }
-                interceptor { name = "codes", route = "myapp://order/:no([A-Z]{3})", run = function() end }
-                interceptor { name = "items", route = "myapp://item/:x([a-z]+)", run = function() end }
+                interceptor { name = "audit", patterns = { "myapp://order/**", "myapp://orders/**" }, run = function() end }
+                interceptor { name = "codes", pattern = "myapp://order/:no([A-Z]{3})", run = function() end }
+                interceptor { name = "items", pattern = "myapp://item/:x([a-z]+)", run = function() end }
                 """,
             expected: [
-                #"rules.lua:1:51: warning: interceptor "audit" applies to no route: "myapp://orders/**" is neither a route's name nor its pattern, and as a pattern it matches no route's URLs; name a route, or fix the pattern [interceptor-matches-nothing]"#,
-                #"rules.lua:3:39: warning: interceptor "items" applies to no route: "myapp://item/:x([a-z]+)" is neither a route's name nor its pattern, and as a pattern it matches no route's URLs; name a route, or fix the pattern [interceptor-matches-nothing]"#,
+                #"rules.lua:1:64: warning: interceptor "audit" applies to no route: pattern "myapp://orders/**" matches no route's URLs; fix the pattern, or name the routes it is for with route = or routes = [interceptor-matches-nothing]"#,
+                #"rules.lua:3:41: warning: interceptor "items" applies to no route: pattern "myapp://item/:x([a-z]+)" matches no route's URLs; fix the pattern, or name the routes it is for with route = or routes = [interceptor-matches-nothing]"#,
+            ]),
+        Case(
+            name: "an interceptor pattern that covers only part of a route is a warning naming both URLs",
+            routes: """
+                routes:
+                  - { name: wallet, pattern: "myapp://wallet/**" }
+                  - { name: user, pattern: "myapp://user/:id", params: { id: int } }
+                  - { name: user.name, pattern: "myapp://user/:name" }
+                """,
+            rules: """
+                interceptor { name = "wallet-guard", pattern = "myapp://wallet", run = function() end }
+                interceptor { name = "whole", pattern = "myapp://wallet/**", run = function() end }
+                interceptor {
+                  name = "users",
+                  pattern = "myapp://user/:id(\\\\d+)",
+                  run = function() end }
+                """,
+            expected: [
+                #"rules.lua:1:48: warning: interceptor "wallet-guard": pattern "myapp://wallet" covers only some URLs of route "wallet" (myapp://wallet/**): it applies to myapp://wallet but not to myapp://wallet/x7q; to guard the whole route write route = "wallet", or widen the pattern [interceptor-pattern-partial]"#,
+                #"rules.lua:5:13: warning: interceptor "users": pattern "myapp://user/:id(\d+)" covers only some URLs of route "user" (myapp://user/:id): it applies to myapp://user/7 but not to myapp://user/-12; to guard the whole route write route = "user", or widen the pattern [interceptor-pattern-partial]"#,
+            ]),
+        Case(
+            name: "a redirect that takes a route's URLs out of its group policies is a warning naming them",
+            routes: """
+                options: { dispatchedSchemes: [https] }
+                routes:
+                  - { name: live.room, pattern: "myapp://live/:id", groups: [anti_addiction, login] }
+                  - { name: live.lite, pattern: "myapp://lite/:id", groups: [login] }
+                  - { name: video, pattern: "myapp://video/:id", groups: [anti_addiction] }
+                  - { name: clip, pattern: "myapp://clip/:id", groups: [anti_addiction, cosmetic] }
+                  - { name: show, pattern: "myapp://show/:id", groups: [anti_addiction] }
+                  - { name: show.v2, pattern: "myapp://show2/:id", groups: [login, anti_addiction] }
+                """,
+            rules: """
+                group("anti_addiction", function() end)
+                group("login", function() end)
+                redirect { from = "myapp://live/:id", to = "https://m.example.com/live/{id}" }
+                redirect { from = "myapp://video/:id", to = "myapp://lite/{id}" }
+                redirect { from = "myapp://clip/:id", to = "myapp://video/{id}" }
+                redirect { from = "myapp://show/:id", to = "myapp://show2/{id}" }
+                """,
+            expected: [
+                #"routes.yaml:6:5: warning: group "cosmetic" of route "clip" has no group() policy in the bundle, so the bundle guards nothing there (a Swift interceptor the app registers for the group cannot be seen by this check) — add group("cosmetic", function(req, ctx) ... end) to a file of the bundle, or remove the group from the route [group-without-policy]"#,
+                #"rules.lua:3:44: warning: redirect from "myapp://live/:id" to "https://m.example.com/live/{id}" takes requests out of the group policies "anti_addiction" and "login" of route "live.room": myapp://live/x7q is redirected before any policy runs to https://m.example.com/live/x7q, which the https dispatcher opens, where no policy runs; to keep them, redirect from an interceptor of "live.room" (it runs after the group policies) [redirect-leaves-policies]"#,
+                #"rules.lua:4:45: warning: redirect from "myapp://video/:id" to "myapp://lite/{id}" takes requests out of the group policy "anti_addiction" of route "video": myapp://video/x7q is redirected before any policy runs to myapp://lite/x7q, whose route "live.lite" is not in "anti_addiction"; to keep it, redirect from an interceptor of "video" (it runs after the group policies), or add the route "live.lite" to that group [redirect-leaves-policies]"#,
+                #"rules.lua:5:44: warning: redirect from "myapp://clip/:id" to "myapp://video/{id}" takes requests out of the group policy "anti_addiction" of route "clip": myapp://clip/x7q is redirected before any policy runs (through myapp://video/x7q) to myapp://lite/x7q, whose route "live.lite" is not in "anti_addiction"; to keep it, redirect from an interceptor of "clip" (it runs after the group policies), or add the route "live.lite" to that group [redirect-leaves-policies]"#,
             ]),
     ]
 

@@ -43,7 +43,7 @@ import Testing
         interceptor { name = "ban", all = true, priority = 10, run = function(req, ctx)
           if ctx.banned then return reject("banned", 451) end
         end }
-        interceptor { name = "crash", route = "myapp://settings", on_error = "continue", run = function(req, ctx)
+        interceptor { name = "crash", pattern = "myapp://settings", on_error = "continue", run = function(req, ctx)
           if ctx.crash then error("boom") end
         end }
         group("login", function(req, ctx) if not ctx.user then return gate("myapp://login") end end)
@@ -209,7 +209,7 @@ import Testing
         let group = SwiftInterceptor("swift.group", scope: .group("login")) { request, _ in
             request.params["id"] == 13 ? .reject(reason: "unlucky", code: nil) : .continue
         }
-        let route = SwiftInterceptor("swift.route", scope: .route("myapp://moments(/:id)"), priority: 5) { _, _ in
+        let route = SwiftInterceptor("swift.route", scope: .pattern("myapp://moments(/:id)"), priority: 5) { _, _ in
             .continue
         }
         let failing = SwiftInterceptor("swift.fails", scope: .route("home"), onError: .reject) { _, _ in

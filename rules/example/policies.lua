@@ -8,12 +8,17 @@ group("login", function(req, ctx)
 end)
 
 -- Anti-addiction: minors may not watch live rooms or record videos from 22:00 to 08:00.
+-- A context without the hour refuses minors rather than guess.
 group("anti_addiction", function(req, ctx)
   local user = ctx.user
   if user == nil or user.age == nil or user.age >= 18 then
     return nil
   end
-  if ctx.hour >= 22 or ctx.hour < 8 then
+  local hour = ctx.hour
+  if hour == nil then
+    return reject("minors are refused when the app does not say the hour", 451)
+  end
+  if hour >= 22 or hour < 8 then
     return reject("minors cannot use this between 22:00 and 08:00", 451)
   end
 end)

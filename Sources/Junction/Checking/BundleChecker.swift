@@ -8,11 +8,15 @@ package import JunctionLua
 ///   redirects that lead back to where they started.
 /// - `redirect-to-nothing` (warning): a redirect's target matches no route, is of no
 ///   dispatched scheme and is not redirected further.
+/// - `redirect-leaves-policies` (warning): a declared redirect sends a route's URLs, before
+///   its group policies run, to a route outside those groups or to another stack.
 /// - `unreachable-route` (warning): higher-precedence routes take every URL of a route.
 /// - `group-without-policy` / `unused-group-policy` (warnings): a group routes list
 ///   without a `group()` policy, a policy for a group no route lists.
-/// - `interceptor-matches-nothing` (warning): a route interceptor's pattern matches no
+/// - `interceptor-matches-nothing` (warning): an interceptor's pattern matches no
 ///   route's URLs.
+/// - `interceptor-pattern-partial` (warning): an interceptor's pattern matches some URLs
+///   of a route and not others.
 /// - `undefined-global` (error): code reads a global nothing defines, or a field a
 ///   sandbox library lacks (``UndefinedGlobalCheck``).
 /// - `global-assignment` (error): a function that runs after loading assigns a global,
@@ -66,6 +70,10 @@ package struct BundleChecker: Sendable {
         findings += RedirectTargetCheck(
             redirects: decider.redirects, routes: routes, hasFallbacks: !decider.fallbacks.isEmpty, samples: broad,
             lua: lua
+        ).findings()
+        findings += RedirectPolicyCheck(
+            redirects: decider.redirects, routes: routes, policyGroups: decider.plan.policyGroups,
+            maximumRedirects: decider.options.maximumRedirects, samples: broad, lua: lua
         ).findings()
         findings += UnreachableRouteCheck(routes: routes).findings()
         findings += GroupPolicyCheck(

@@ -28,6 +28,12 @@ extension Finding {
         package static let unusedGroupPolicy = Code(rawValue: "unused-group-policy")
         /// A route interceptor whose pattern matches no route's URLs.
         package static let interceptorMatchesNothing = Code(rawValue: "interceptor-matches-nothing")
+        /// An interceptor pattern that matches some URLs of a route and not others: the
+        /// route is guarded only in part.
+        package static let interceptorPatternPartial = Code(rawValue: "interceptor-pattern-partial")
+        /// A declared redirect that sends URLs of a route in policy groups to a route
+        /// outside them, or to another stack, before any policy runs.
+        package static let redirectLeavesPolicies = Code(rawValue: "redirect-leaves-policies")
         /// Code reads a global that neither the sandbox nor the bundle defines (`rolout`),
         /// or a field a sandbox library does not have (`url.encdoe`).
         package static let undefinedGlobal = Code(rawValue: "undefined-global")

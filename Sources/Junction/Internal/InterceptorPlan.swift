@@ -6,10 +6,10 @@ import JunctionLua
 /// groups in the order the route lists them, then the route's own interceptors by
 /// priority.
 ///
-/// A route interceptor names its routes by route name or by pattern. A pattern equal to
-/// a route's own pattern binds to that route here; any other pattern is compiled into
-/// ``patternTable`` and matched against each request's URL, and the interceptor applies
-/// when it matches.
+/// A route interceptor names its routes (`route =`, `routes =`), which bind here, or
+/// gives URL patterns (`pattern =`, `patterns =`), which are compiled into
+/// ``patternTable`` and matched against each request's URL: the interceptor applies to
+/// whatever route decides a URL its pattern matches.
 final class InterceptorPlan: Sendable {
     /// The steps for each route of the table, by route index, without pattern-matched ones.
     let chains: [[PolicyStep]]
@@ -21,15 +21,18 @@ final class InterceptorPlan: Sendable {
     let policyGroups: Set<String>
 
     /// Works out the chains.
-    /// - Throws: `BundleError` for an interceptor pattern that does not compile.
+    /// - Parameter sources: The bundle's Lua files, to point at the column of a name
+    ///   that designates no route.
+    /// - Throws: `BundleError` for a route name that names no route, or an interceptor
+    ///   pattern that does not compile.
     init(
         routes: RouteTable, declarations: RuleDeclarations, swift: [SwiftInterceptor], bundleOnError: RuleErrorPolicy,
-        directory: String?
+        directory: String?, sources: [RuleSource] = []
     ) throws(BundleError) {
         var order = 0
         var globals: [PolicyStep] = []
         var groupSteps: [String: [PolicyStep]] = [:]
-        var routeSteps: [(targets: [String], step: PolicyStep, location: String)] = []
+        var routeSteps: [(targets: InterceptorTargets, step: PolicyStep)] = []
 
         func next() -> Int {
             order += 1
@@ -43,10 +46,10 @@ final class InterceptorPlan: Sendable {
                     priority: interceptor.priority,
                     onError: onError, body: .lua(interceptor.function), order: next())
             }
-            switch interceptor.scope {
-            case .all: globals.append(step(.global))
-            case .route(let target): routeSteps.append(([target], step(.route), interceptor.location))
-            case .routes(let targets): routeSteps.append((targets, step(.route), interceptor.location))
+            if let targets = InterceptorTargets(interceptor.scope, of: interceptor.name, at: interceptor.location) {
+                routeSteps.append((targets, step(.route)))
+            } else {
+                globals.append(step(.global))
             }
         }
         for policy in declarations.groups {
@@ -64,41 +67,41 @@ final class InterceptorPlan: Sendable {
             switch interceptor.scope {
             case .all: globals.append(step(.global, interceptor.name))
             case .group(let group): groupSteps[group, default: []].append(step(.group, interceptor.name))
-            case .route(let target): routeSteps.append(([target], step(.route, interceptor.name), "swift"))
-            case .routes(let targets): routeSteps.append((targets, step(.route, interceptor.name), "swift"))
+            case .route(let name):
+                routeSteps.append(
+                    (InterceptorTargets(swift: interceptor, names: [name]), step(.route, interceptor.name)))
+            case .routes(let names):
+                routeSteps.append(
+                    (InterceptorTargets(swift: interceptor, names: names), step(.route, interceptor.name)))
+            case .pattern(let pattern):
+                routeSteps.append(
+                    (InterceptorTargets(swift: interceptor, patterns: [pattern]), step(.route, interceptor.name)))
+            case .patterns(let patterns):
+                routeSteps.append(
+                    (InterceptorTargets(swift: interceptor, patterns: patterns), step(.route, interceptor.name)))
             }
         }
         globals.sort { $0.runsBefore($1) }
 
-        // A target is a route name, else a route's exact pattern, else a pattern matched per URL.
-        // Targets are names in most bundles: the patterns are indexed when one is not.
-        var indexByPattern: [String: Int]?
-        func index(ofPattern pattern: String) -> Int? {
-            if indexByPattern == nil {
-                var index: [String: Int] = [:]
-                index.reserveCapacity(routes.routes.count)
-                for (position, route) in routes.routes.enumerated() where index[route.pattern] == nil {
-                    index[route.pattern] = position
-                }
-                indexByPattern = index
-            }
-            return indexByPattern?[pattern]
-        }
+        var problems: [Diagnostic] = []
         var bound = Array(repeating: [PolicyStep](), count: routes.routes.count)
         var patternOrder: [String] = []
         var patternSteps: [String: [PolicyStep]] = [:]
         var patternLocations: [String: String] = [:]
-        for (targets, step, location) in routeSteps {
-            for target in targets {
-                if let index = routes.index(ofRouteNamed: target) ?? index(ofPattern: target) {
+        for (targets, step) in routeSteps {
+            for name in targets.names {
+                if let index = routes.index(ofRouteNamed: name) {
                     bound[index].append(step)
-                    continue
+                } else {
+                    problems.append(targets.unknownRoute(name, in: routes, directory: directory, sources: sources))
                 }
-                if patternSteps[target] == nil {
-                    patternOrder.append(target)
-                    patternLocations[target] = location
+            }
+            for pattern in targets.patterns {
+                if patternSteps[pattern] == nil {
+                    patternOrder.append(pattern)
+                    patternLocations[pattern] = targets.location
                 }
-                patternSteps[target, default: []].append(step)
+                patternSteps[pattern, default: []].append(step)
             }
         }
 
@@ -108,19 +111,19 @@ final class InterceptorPlan: Sendable {
             route.location = patternLocations[pattern].flatMap { SourceLocation(declaredAt: $0, in: directory) }
             builder.add(route)
         }
+        var patternTable: RouteTable?
         do {
             patternTable = patternOrder.isEmpty ? nil : try builder.build()
         } catch {
-            throw BundleError(
-                error.diagnostics.map { diagnostic in
-                    var diagnostic = diagnostic
-                    diagnostic.message =
-                        "in an interceptor's route pattern (neither a route name nor a valid pattern): "
-                        + diagnostic.message
-                    diagnostic.route = nil
-                    return diagnostic
-                })
+            problems += error.diagnostics.map { diagnostic in
+                var diagnostic = diagnostic
+                diagnostic.message = "in an interceptor's pattern: " + diagnostic.message
+                diagnostic.route = nil
+                return diagnostic
+            }
         }
+        guard problems.isEmpty else { throw BundleError(problems) }
+        self.patternTable = patternTable
         self.patternSteps = patternOrder.map { patternSteps[$0] ?? [] }
         policyGroups = Set(groupSteps.keys)
         // Sorted once per group, not once per route that lists the group.

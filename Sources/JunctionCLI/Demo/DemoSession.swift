@@ -32,9 +32,9 @@ final class DemoSession {
         }
     }
 
-    static let guest: [String: RuleValue] = ["app_version": "5.2.0", "hour": 20, "flags": ["native_live": true]]
+    static let guest: [String: RuleValue] = ["app_version": "5.2.0", "hour": 20, "flags": ["live_disabled": false]]
     static let member: [String: RuleValue] = [
-        "app_version": "5.2.0", "hour": 20, "flags": ["native_live": true], "user": ["id": 7, "age": 30],
+        "app_version": "5.2.0", "hour": 20, "flags": ["live_disabled": false], "user": ["id": 7, "age": 30],
     ]
 
     /// Runs the whole session.

@@ -26,6 +26,16 @@ extension TestReport {
             test.add("at", .string(place(of: outcome.test)))
             test.add("passed", .raw(outcome.passed ? "true" : "false"))
             test.add("failures", .array(outcome.failures))
+            let failedRules = outcome.failedRules.map { rule -> String in
+                var entry = JSONWriter()
+                entry.add("stage", .string(rule.stage.rawValue))
+                entry.add("name", rule.name.map { .string($0) } ?? .null)
+                entry.add("location", rule.location.map { .string($0) } ?? .null)
+                entry.add("error", .string(rule.error))
+                entry.add("consequence", .string(rule.consequence))
+                return entry.rendered
+            }
+            test.add("rule_failures", .raw("[" + failedRules.joined(separator: ", ") + "]"))
             test.add("decision", .raw(DecisionRendering.json(outcome.decision, timing: false)))
             return test.rendered
         }

@@ -28,17 +28,22 @@ extension [TestReport] {
                 let open =
                     "    <testcase name=\(Self.escape(outcome.test.name)) classname=\(Self.escape(file)) "
                     + "file=\(Self.escape(file)) line=\"\(outcome.test.location.line)\""
-                guard !outcome.passed else {
+                guard !outcome.passed || outcome.showsFailedRules else {
                     lines.append(open + "/>")
                     continue
                 }
                 lines.append(open + ">")
-                let trace = DecisionRendering.trace(outcome.decision.trace, indent: "", timing: false).joined(
-                    separator: "\n")
-                lines.append(
-                    "      <failure message=\(Self.escape(outcome.failures.joined(separator: "; ")))>"
-                        + Self.escapeText(outcome.failures.joined(separator: "\n") + "\ntrace:\n" + trace)
-                        + "</failure>")
+                let failedRules = outcome.showsFailedRules ? outcome.failedRules.map { "✗ \($0)" } : []
+                if outcome.passed {
+                    lines.append(
+                        "      <system-out>" + Self.escapeText(failedRules.joined(separator: "\n")) + "</system-out>")
+                } else {
+                    let trace = DecisionRendering.trace(outcome.decision.trace, indent: "", timing: false)
+                    let body = outcome.failures + failedRules + ["trace:"] + trace
+                    lines.append(
+                        "      <failure message=\(Self.escape(outcome.failures.joined(separator: "; ")))>"
+                            + Self.escapeText(body.joined(separator: "\n")) + "</failure>")
+                }
                 lines.append("    </testcase>")
             }
             lines.append("  </testsuite>")

@@ -1,8 +1,9 @@
 import Junction
 
 extension TestReport {
-    /// The human format: one line per test; a failure shows expected vs actual and the
-    /// trace; then totals and, with coverage, what never ran.
+    /// The human format: one line per test; a failure shows expected vs actual, the rules
+    /// that failed (`✗`, also under a test that expects them to) and the trace; then
+    /// totals and, with coverage, what never ran.
     func text(verbose: Bool) -> [String] {
         guard let label else {
             return ["\(directory): the bundle does not load"] + (loadError?.diagnostics.map { "  \($0)" } ?? [])
@@ -16,8 +17,9 @@ extension TestReport {
             let number = String(index + 1)
             let padded = String(repeating: " ", count: numberWidth - number.count) + number
             lines.append("  \(outcome.passed ? "ok  " : "FAIL") \(padded) \(name)  \(place(of: outcome.test))")
-            guard !outcome.passed || verbose else { continue }
             for failure in outcome.failures { lines.append("        \(failure)") }
+            if outcome.showsFailedRules { lines += outcome.failedRules.map { "        ✗ \($0)" } }
+            guard !outcome.passed || verbose else { continue }
             lines.append("        trace (\(outcome.decision.trace.bundle ?? label)):")
             lines += DecisionRendering.trace(outcome.decision.trace, indent: "          ", timing: false)
         }

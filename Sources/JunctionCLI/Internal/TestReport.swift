@@ -18,6 +18,8 @@ struct TestReport {
     let loadError: BundleError?
     /// Every selected test's outcome, in file order.
     let outcomes: [RuleTestOutcome]
+    /// How many tests the bundle has, selected or not.
+    let testCount: Int
     /// Line coverage of the rules, when asked for.
     let coverage: RuleCoverage?
     /// Every declared rule, when coverage was asked for.
@@ -35,7 +37,8 @@ struct TestReport {
         case .success(let bundle): loaded = bundle
         case .failure(let error):
             return TestReport(
-                directory: directory, label: nil, loadError: error, outcomes: [], coverage: nil, rules: [], seconds: 0)
+                directory: directory, label: nil, loadError: error, outcomes: [], testCount: 0, coverage: nil,
+                rules: [], seconds: 0)
         }
         let start = ContinuousClock.now
         let tests = loaded.bundle.tests.filter { filter?($0.name) ?? true }
@@ -44,8 +47,8 @@ struct TestReport {
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         guard coverage else {
             return TestReport(
-                directory: directory, label: loaded.label, loadError: nil, outcomes: outcomes, coverage: nil, rules: [],
-                seconds: seconds)
+                directory: directory, label: loaded.label, loadError: nil, outcomes: outcomes,
+                testCount: loaded.bundle.tests.count, coverage: nil, rules: [], seconds: seconds)
         }
         let ran = Set(outcomes.flatMap { $0.decision.trace.steps.compactMap(\.location) })
         let declarations = loaded.bundle.declarations
@@ -60,7 +63,8 @@ struct TestReport {
         rules = rules.map { DeclaredRule(name: $0.name, location: $0.location, ran: ran.contains($0.location)) }
         return TestReport(
             directory: directory, label: loaded.label, loadError: nil, outcomes: outcomes,
-            coverage: loaded.bundle.engines.coverage, rules: rules, seconds: seconds)
+            testCount: loaded.bundle.tests.count, coverage: loaded.bundle.engines.coverage, rules: rules,
+            seconds: seconds)
     }
 
     /// The percentage of declared rules that ran (100 when there are none).

@@ -54,9 +54,14 @@ extension BundleManifest {
                 }
             case "sources":
                 manifest.sources = readSources(value, &yaml)
+            case "context":
+                manifest.context = ContextSchema.read(value, &yaml)
             default:
                 yaml.unknownKey(
-                    key, allowed: ["name", "version", "minimum_host_version", "description", "on_error", "sources"],
+                    key,
+                    allowed: [
+                        "name", "version", "minimum_host_version", "description", "on_error", "sources", "context",
+                    ],
                     in: "the manifest")
             }
         }

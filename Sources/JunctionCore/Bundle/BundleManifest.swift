@@ -8,6 +8,9 @@
 /// description: Routing policy of the example shop.
 /// on_error: reject             # reject (default) | continue
 /// sources: [mini_program]      # request sources beyond the standard ones
+/// context:                     # the context keys rules read, and their types
+///   app_version: version
+///   user: { id: int, age: int }
 /// ```
 public struct BundleManifest: Sendable, Hashable {
     /// The bundle's name: letters, digits, `.`, `_` and `-`.
@@ -28,6 +31,26 @@ public struct BundleManifest: Sendable, Hashable {
     /// declared ones. Tests, `junction eval --source` and rules comparing `req.source`
     /// with a literal are checked against it.
     public var knownSources: [RequestSource] { RequestSource.standard + sources }
+    /// The context keys the rules read and their types (`context:`), or `nil` when the
+    /// manifest declares none: then nothing about a context is checked.
+    public var context: ContextSchema?
+
+    /// Why `source` is not a source of this bundle — neither standard nor declared in
+    /// ``sources`` — with the nearest known one; `nil` when it is known.
+    /// - Parameter source: A request source as written in a test or on the command line.
+    /// - Returns: The message, or `nil`.
+    package func unknownSourceMessage(_ source: String) -> String? {
+        let known = knownSources.map(\.rawValue)
+        guard !known.contains(source) else { return nil }
+        let shown = ContextSchema.shown(source)
+        let list = "(\(known.joined(separator: ", ")))"
+        guard let near = NearestName.nearest(to: source, among: known) else {
+            return
+                "source \"\(shown)\" is neither standard nor declared in the manifest's sources: \(list); declare it there if the app uses it"
+        }
+        return
+            "source \"\(shown)\" is neither standard nor declared in the manifest's sources: \(list); did you mean \"\(near)\"?"
+    }
 
     /// Creates a manifest.
     /// - Parameters:

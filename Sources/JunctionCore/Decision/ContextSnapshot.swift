@@ -19,4 +19,16 @@ public final class ContextSnapshot: Sendable {
 
     /// The empty snapshot.
     public static let empty = ContextSnapshot()
+
+    /// How this snapshot differs from a bundle's context schema (the manifest's
+    /// `context:`): the same as `schema.validate(self)`.
+    ///
+    /// ```swift
+    /// assert(snapshot.validate(against: schema).isEmpty, "\(snapshot.validate(against: schema))")
+    /// ```
+    /// - Parameter schema: The schema, such as `bundle.manifest.context`.
+    /// - Returns: The problems, empty when the snapshot fits; see ``ContextSchema/validate(_:)``.
+    public func validate(against schema: ContextSchema) -> [ContextProblem] {
+        schema.validate(self)
+    }
 }

@@ -12,6 +12,8 @@ package struct YAMLReader {
     package let document: String
     package private(set) var diagnostics: [Diagnostic] = []
     private var nodesVisited = 0
+    /// What is left of ``ContextSchema/suggestionBudget`` for this document's "did you mean".
+    package var suggestionBudget = ContextSchema.suggestionBudget
 
     package init(file: String, document: String) {
         self.file = file

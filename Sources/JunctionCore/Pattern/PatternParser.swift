@@ -42,7 +42,14 @@ struct PatternParser {
         i += 2
         hostOffset = i
         let start = i
-        while i < bytes.count, bytes[i] != Bytes.slash, bytes[i] != UInt8(ascii: "(") {
+        while i < bytes.count, bytes[i] != Bytes.slash {
+            if bytes[i] == UInt8(ascii: "(") {
+                // `scheme://:name(regex)`: the host read as a path is a parameter with a regex.
+                guard let name = parameterName(start..<i), i + 1 == bytes.count || bytes[i + 1] != Bytes.slash
+                else { break }
+                i = try regexEnd(from: i, parameter: name)
+                continue
+            }
             if bytes[i] == Bytes.at || (bytes[i] == Bytes.colon && i > start) || bytes[i] == Bytes.question
                 || bytes[i] == Bytes.hash
             {
@@ -55,18 +62,47 @@ struct PatternParser {
         return (scheme, host.isEmpty ? nil : host, i)
     }
 
-    /// Expands the optional groups of the path that starts at `start`: `/a(/b)(/c)` gives
-    /// `/a`, `/a/b`, `/a/c`, `/a/b/c` (each group left out first).
-    func expandGroups(from start: Int) throws(PatternSyntaxError) -> [ExpandedPath] {
-        var i = start
-        let expansions = try expandSequence(&i)
-        if i < bytes.count {
-            throw error("unbalanced \")\"; an optional group is written \"(/segment)\"", i)
-        }
-        return expansions
+    /// Whether the path that starts at `start` opens with a group in the host's place,
+    /// `scheme://(segment/)…`: JLRoutes' spelling of an optional first segment.
+    func opensWithGroupForHost(_ start: Int) -> Bool {
+        hostOffset > 0 && start == hostOffset && start + 1 < bytes.count && bytes[start] == UInt8(ascii: "(")
+            && bytes[start + 1] != Bytes.slash
     }
 
-    private func expandSequence(_ i: inout Int) throws(PatternSyntaxError) -> [ExpandedPath] {
+    /// Expands the optional groups of the path that starts at `start`: `/a(/b)(/c)` gives
+    /// `/a`, `/a/b`, `/a/c`, `/a/b/c` (each group left out first). A group after a segment
+    /// starts with "/", `(/b)`; one after a "/" ends with it, `/(b/)` (JLRoutes' spelling):
+    /// so neither leaving a group out nor putting it in makes `//`.
+    /// - Parameter afterSlash: Whether the path starts after a "/" of its own, one that
+    ///   every expansion then starts with: the second of `scheme://(segment/)…`.
+    func expandGroups(from start: Int, afterSlash startsAfterSlash: Bool = false) throws(PatternSyntaxError)
+        -> [ExpandedPath]
+    {
+        var i = start
+        var afterSlash = startsAfterSlash
+        // The host read as a path is the segment a group at the start follows: `scheme://:p(/…)`.
+        let expansions = try expandSequence(
+            &i, afterSlash: &afterSlash, depth: 0, inside: nil, segmentStart: hostOffset > 0 ? hostOffset : start)
+        if i < bytes.count {
+            throw error(
+                "unbalanced \")\"; an optional group is written \"(/segment)\" after a segment, \"(segment/)\" after \"/\"",
+                i)
+        }
+        guard startsAfterSlash else { return expansions }
+        return expansions.map { ExpandedPath(bytes: [Bytes.slash] + $0.bytes, offsets: [start - 1] + $0.offsets) }
+    }
+
+    /// Expands from `i` to the `)` that closes the enclosing group, or to the end.
+    /// - Parameters:
+    ///   - afterSlash: Whether a segment starts at `i` in every expansion; on return, whether
+    ///     one starts where the sequence ends.
+    ///   - depth: How many groups enclose the sequence.
+    ///   - parameter: The parameter that an enclosing group follows directly (`:p(/…)`),
+    ///     whose text must not read as the regex that `(` starts after other parameters.
+    ///   - segmentStart: Where the segment that `i` is in starts, when before `i`.
+    private func expandSequence(
+        _ i: inout Int, afterSlash: inout Bool, depth: Int, inside parameter: String?, segmentStart: Int? = nil
+    ) throws(PatternSyntaxError) -> [ExpandedPath] {
         var results = [ExpandedPath()]
         // Bytes are copied to every result in runs, not one by one: most patterns are
         // one run.
@@ -78,58 +114,142 @@ struct PatternParser {
                 results[k].offsets.append(contentsOf: runStart..<end)
             }
         }
-        var segmentStart = i
+        var segmentStart = segmentStart ?? i
         while i < bytes.count {
             let byte = bytes[i]
             if byte == UInt8(ascii: ")") {
                 flushRun(to: i)
                 return results  // the caller checks the balance
             }
-            if byte == Bytes.slash { segmentStart = i + 1 }
-            if byte == UInt8(ascii: "(") {
-                if isParameterName(segmentStart..<i) {
-                    // `:name(regex)` — copy the regex through, parentheses balanced.
-                    i = try regexEnd(from: i, parameter: String(decoding: bytes[(segmentStart + 1)..<i], as: UTF8.self))
-                    continue
-                }
-                flushRun(to: i)
-                let open = i
+            if byte == Bytes.slash {
+                if afterSlash { throw emptySegment(at: i) }
+                afterSlash = true
+                segmentStart = i + 1
                 i += 1
-                guard i < bytes.count, bytes[i] == Bytes.slash else {
-                    throw error("an optional group starts with \"/\": write \"(/segment)\"", open)
-                }
-                let inner = try expandSequence(&i)
-                guard i < bytes.count, bytes[i] == UInt8(ascii: ")") else {
-                    throw error("optional group is not closed; add \")\"", open)
-                }
-                i += 1
-                var combined: [ExpandedPath] = []
-                for prefix in results { combined.append(prefix) }
-                for prefix in results {
-                    for tail in inner {
-                        combined.append(
-                            ExpandedPath(bytes: prefix.bytes + tail.bytes, offsets: prefix.offsets + tail.offsets))
-                    }
-                }
-                guard combined.count <= RoutePattern.maximumExpansions else {
-                    throw error(
-                        "optional groups expand to more than \(RoutePattern.maximumExpansions) patterns; split the route",
-                        open)
-                }
-                results = combined
-                runStart = i
                 continue
             }
-            i += 1
+            guard byte == UInt8(ascii: "(") else {
+                if let parameter, Self.isRegexSyntax(byte) {
+                    throw error(
+                        "\"\(Character(Unicode.Scalar(byte)))\" in the optional group after \":\(parameter)\"; \"(/\" after a parameter starts a group — write a regex that starts with \"/\" as \":\(parameter)(\\/…)\", or the character as \"%\(String(byte, radix: 16, uppercase: true))\"",
+                        i)
+                }
+                afterSlash = false
+                i += 1
+                continue
+            }
+            let follows = afterSlash ? nil : parameterName(segmentStart..<i)
+            if let follows, i + 1 == bytes.count || bytes[i + 1] != Bytes.slash {
+                // `:name(regex)`, copied through; a regex never starts with "/", so `:name(/…)` is a group.
+                i = try regexEnd(from: i, parameter: follows)
+                continue
+            }
+            flushRun(to: i)
+            let open = i
+            let inner = try expandGroup(&i, afterSlash: afterSlash, depth: depth, follows: follows, inside: parameter)
+            guard results.count * (inner.count + 1) <= RoutePattern.maximumExpansions else {
+                throw tooManyExpansions(at: open)
+            }
+            var combined = results
+            combined.reserveCapacity(results.count * (inner.count + 1))
+            for prefix in results {
+                for tail in inner {
+                    combined.append(
+                        ExpandedPath(bytes: prefix.bytes + tail.bytes, offsets: prefix.offsets + tail.offsets))
+                }
+            }
+            results = combined
+            runStart = i
+            segmentStart = i
+            // A group leaves `afterSlash` as it found it; after one that starts with "/",
+            // text would join the segment before the group or the group's last one.
+            if !afterSlash, i < bytes.count, bytes[i] != Bytes.slash, bytes[i] != UInt8(ascii: "("),
+                bytes[i] != UInt8(ascii: ")")
+            {
+                let end = bytes[i...].firstIndex { $0 == Bytes.slash || $0 == UInt8(ascii: "(") } ?? bytes.count
+                throw error(
+                    "\"\(text(i, end))\" right after the optional group \"\(text(open, i))\" would join a segment; after a group comes \"/\", another group or the end",
+                    i)
+            }
         }
         flushRun(to: i)
         return results
     }
 
-    /// Whether `range` holds `:identifier`.
-    private func isParameterName(_ range: Range<Int>) -> Bool {
-        guard range.count >= 2, bytes[range.lowerBound] == Bytes.colon else { return false }
-        return bytes[(range.lowerBound + 1)..<range.upperBound].allSatisfy(Self.isIdentifierByte)
+    /// Expands the optional group whose `(` is at `i`, leaving `i` past its `)`.
+    /// - Parameters:
+    ///   - afterSlash: Whether the group follows a "/" (it then ends with one) or a segment
+    ///     (it then starts with one).
+    ///   - follows: The parameter the group follows directly, `:p(/…)`.
+    private func expandGroup(_ i: inout Int, afterSlash: Bool, depth: Int, follows: String?, inside: String?)
+        throws(PatternSyntaxError) -> [ExpandedPath]
+    {
+        let open = i
+        let next = open + 1 < bytes.count ? bytes[open + 1] : nil
+        if afterSlash, next == Bytes.slash {
+            throw error(
+                "\"(/\" right after \"/\" makes an empty segment (\"//\"); after \"/\" an optional group ends with \"/\": \"(segment/)\"",
+                open)
+        }
+        if !afterSlash, next != Bytes.slash {
+            throw error(
+                "an optional group after a segment starts with \"/\": \"(/segment)\"; one after \"/\" ends with it: \"(segment/)\"",
+                open)
+        }
+        // A group nested in d others means at least d + 2 expansions: refusing deeper ones
+        // here keeps the recursion as shallow as the cap allows.
+        guard depth + 2 <= RoutePattern.maximumExpansions else { throw tooManyExpansions(at: open) }
+        i += 1
+        var endsAfterSlash = afterSlash
+        let inner = try expandSequence(&i, afterSlash: &endsAfterSlash, depth: depth + 1, inside: follows ?? inside)
+        guard i < bytes.count, bytes[i] == UInt8(ascii: ")") else {
+            throw error("optional group is not closed; add \")\"", open)
+        }
+        i += 1
+        let text = self.text(open + 1, i - 1)
+        if text.isEmpty { throw error("empty optional group \"()\"; remove it, or write \"(segment/)\"", open) }
+        guard endsAfterSlash != afterSlash else { return inner }
+        if afterSlash { throw error("an optional group after \"/\" ends with \"/\": write \"(\(text)/)\"", open) }
+        if text == "/" {
+            let regex = follows.map { "; a regex that starts with \"/\" is written \":\($0)(\\/)\"" } ?? ""
+            throw error("empty optional group \"(/)\"; remove it, or write \"(/segment)\"\(regex)", open)
+        }
+        throw error(
+            text.hasSuffix("/")
+                ? "an optional group after a segment ends with a segment: write \"(\(text.dropLast()))\""
+                : "an optional group after a segment ends with a segment, not \"/\": \"(/segment)\"", open)
+    }
+
+    private func emptySegment(at slash: Int) -> PatternSyntaxError {
+        guard bytes[slash - 1] == Bytes.slash else {
+            return error(
+                "\"/\" right after an optional group that ends with \"/\" makes \"//\" when the group is left out; remove it",
+                slash)
+        }
+        return error("empty segment (\"//\"); remove the extra \"/\"", slash - 1)
+    }
+
+    private func tooManyExpansions(at open: Int) -> PatternSyntaxError {
+        error("optional groups expand to more than \(RoutePattern.maximumExpansions) patterns; split the route", open)
+    }
+
+    /// The name of the parameter `range` holds, `:identifier`, if it holds one.
+    private func parameterName(_ range: Range<Int>) -> String? {
+        guard range.count >= 2, bytes[range.lowerBound] == Bytes.colon,
+            bytes[(range.lowerBound + 1)..<range.upperBound].allSatisfy(Self.isIdentifierByte)
+        else { return nil }
+        return text(range.lowerBound + 1, range.upperBound)
+    }
+
+    /// Regex syntax: in a group right after a parameter, a regex meant to start with "/"
+    /// far more likely than a segment that holds it (which can percent-encode it).
+    private static func isRegexSyntax(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\\"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"),
+            UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: "|"), UInt8(ascii: "+"), UInt8(ascii: "?"):
+            return true
+        default: return false
+        }
     }
 
     /// Bytes that make a segment more than a plain constant: `*`, `(`, `)`, `%`.
@@ -146,6 +266,10 @@ struct PatternParser {
     private func regexEnd(from open: Int, parameter name: String) throws(PatternSyntaxError) -> Int {
         var groups: [Int] = []  // the "(" still open, the regex's own first
         var classStart: Int?
+        // The class that took as a character the ")" that would have ended the regex, and
+        // whether it then ran on across a "/": a "]" left out, most likely.
+        var swallowing: (classStart: Int, parenthesis: Int)?
+        var crossesSlash = false
         var i = open
         while i < bytes.count {
             switch bytes[i] {
@@ -155,30 +279,59 @@ struct PatternParser {
             case UInt8(ascii: "(") where classStart == nil: groups.append(i)
             case UInt8(ascii: ")") where classStart == nil:
                 groups.removeLast()
-                if groups.isEmpty { return i + 1 }
+                guard groups.isEmpty else { break }
+                if let swallowing, crossesSlash, (try? RouteRegex(text(open + 1, i))) == nil {
+                    throw unclosedClass(swallowing.classStart, regexFrom: open, to: swallowing.parenthesis, name)
+                }
+                return i + 1
+            case UInt8(ascii: ")") where groups.count == 1 && swallowing == nil:
+                if let classStart { swallowing = (classStart, i) }
+            case Bytes.slash where swallowing != nil && classStart == swallowing?.classStart:
+                crossesSlash = true
             default: break
             }
             i += 1
         }
-        let regex = String(decoding: bytes[(open + 1)...], as: UTF8.self)
-        // Offsets in the message count the regex's scalars, as RouteRegex's messages do.
-        func scalarOffset(_ offset: Int) -> Int {
-            bytes[(open + 1)..<offset].reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        if let swallowing, crossesSlash {
+            throw unclosedClass(swallowing.classStart, regexFrom: open, to: swallowing.parenthesis, name)
         }
+        if let classStart { throw unclosedClass(classStart, regexFrom: open, to: bytes.count, name) }
         let problem: String
         let at: Int
-        if let classStart {
-            problem =
-                "missing \"]\" for the class opened at offset \(scalarOffset(classStart)); close it, or write \"\\[\" for the character"
-            at = classStart
-        } else if groups.count > 1, let group = groups.last {
-            problem = "missing \")\" for the group opened at offset \(scalarOffset(group)), and one to end the regex"
-            at = group
+        if groups.count > 1 {
+            let offsets = groups.dropFirst().map { String(scalarOffset($0, inRegexFrom: open)) }
+            let which =
+                offsets.count == 1
+                ? "the group opened at offset \(offsets[0])"
+                : "the groups opened at offsets \(offsets.dropLast().joined(separator: ", ")) and \(offsets.last ?? "")"
+            problem = "missing \")\" for \(which), and one to end the regex"
+            at = groups[groups.count - 1]
         } else {
             problem = "missing \")\" to end the regex"
             at = open
         }
-        throw error("regex \"\(regex)\" of parameter \"\(name)\": \(problem)", at)
+        throw error("regex \"\(text(open + 1, bytes.count))\" of parameter \"\(name)\": \(problem)", at)
+    }
+
+    /// The error for a class opened at `classStart` that no `]` closes before `end`, where
+    /// the regex is taken to end.
+    private func unclosedClass(_ classStart: Int, regexFrom open: Int, to end: Int, _ name: String)
+        -> PatternSyntaxError
+    {
+        error(
+            "regex \"\(text(open + 1, end))\" of parameter \"\(name)\": missing \"]\" for the class opened at offset \(scalarOffset(classStart, inRegexFrom: open)); close it, or write \"\\[\" for the character",
+            classStart)
+    }
+
+    /// The pattern's text from `start` to `end`.
+    private func text(_ start: Int, _ end: Int) -> String {
+        String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    /// The offset of `offset` in the regex opened at `open`, counted in scalars as
+    /// RouteRegex's messages count them.
+    private func scalarOffset(_ offset: Int, inRegexFrom open: Int) -> Int {
+        bytes[(open + 1)..<offset].reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
     }
 
     /// The path from `start` as written, when it has no optional group and no regex (no
@@ -285,7 +438,7 @@ struct PatternParser {
             $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ")")
         }) {
             throw error(
-                "\"\(Character(Unicode.Scalar(b[star])))\" inside a segment; \"*\" and \"**\" stand alone, \"(…)\" follows \":name\" or starts an optional group \"(/…)\"",
+                "\"\(Character(Unicode.Scalar(b[star])))\" inside a segment; \"*\" and \"**\" stand alone, \"(…)\" follows \":name\" or is an optional group: \"(/…)\" after a segment, \"(…/)\" after \"/\"",
                 offset + star)
         }
         let problem: (offset: Int, problem: PercentDecoding.Problem)? = b.withUnsafeBufferPointer {

@@ -1,5 +1,6 @@
 /// A route pattern, parsed and expanded: `scheme://host/seg/:param/:param(regex)/*/**`
-/// with optional groups `/the(/foo/:a)(/bar/:b)` expanded into every combination.
+/// with optional groups — `/the(/foo/:a)(/bar/:b)` after a segment, `/(rest/)(app/):id`
+/// after a "/" — expanded into every combination.
 struct RoutePattern: Sendable, Hashable {
     /// The pattern as written.
     let text: String
@@ -27,7 +28,8 @@ struct RoutePattern: Sendable, Hashable {
         var host: String?
         var hostSegment: String?
         if let authority {
-            if hostAsPath.treatsAsPath(authority) {
+            // A regex's "." does not make a parameter an origin: only the name is read.
+            if hostAsPath.treatsAsPath(authority.hasPrefix(":") ? String(authority.prefix { $0 != "(" }) : authority) {
                 hostSegment = authority
             } else {
                 host = authority.lowercased()
@@ -45,7 +47,20 @@ struct RoutePattern: Sendable, Hashable {
             expansions = [try Self.checked(parser.segments(ofPlain: path, after: hostPart()))]
             return
         }
-        let paths = try parser.expandGroups(from: pathStart)
+        let paths: [PatternParser.ExpandedPath]
+        if parser.opensWithGroupForHost(pathStart) {
+            // `scheme://(rest/):id` is `scheme://:id` or `scheme://rest/:id`: the host's
+            // place is read as a path, which it can be only when hosts may be.
+            guard hostAsPath != .never else {
+                throw PatternSyntaxError(
+                    message:
+                        "an optional group cannot stand for the host while hostAsPath is never (hosts are origins); write the host out",
+                    offset: pathStart)
+            }
+            paths = try parser.expandGroups(from: pathStart, afterSlash: true)
+        } else {
+            paths = try parser.expandGroups(from: pathStart)
+        }
         let first = try hostPart()
         var expansions: [[PatternSegment]] = []
         expansions.reserveCapacity(paths.count)

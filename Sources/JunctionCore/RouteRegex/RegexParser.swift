@@ -125,7 +125,9 @@ struct RegexParser {
         }
         let inner = try alternation()
         guard current == ")" else {
-            throw error("missing \")\" for the group opened at offset \(open)", at: open)
+            throw error(
+                "missing \")\" for the group opened at offset \(open); close it, or write \"\\(\" for the character",
+                at: open)
         }
         position += 1
         depth -= 1
@@ -275,7 +277,9 @@ struct RegexParser {
         var empty = true
         while true {
             guard let scalar = current else {
-                throw error("missing \"]\" for the class opened at offset \(open)", at: open)
+                throw error(
+                    "missing \"]\" for the class opened at offset \(open); close it, or write \"\\[\" for the character",
+                    at: open)
             }
             let start = position
             if scalar == "]" {

@@ -43,12 +43,24 @@ public struct RuleBundle: Sendable {
     ///     (read with ``RuleEnginePool/coverage``, for `junction test --coverage`).
     /// - Returns: The bundle.
     /// - Throws: `BundleError` listing every problem as `FILE:LINE:COLUMN` (or `FILE:LINE`
-    ///   for Lua): a missing or invalid manifest, route table or test file, a rule that does not
-    ///   compile or fails while loading, state a rule would keep between evaluations.
+    ///   for Lua): no such directory, a missing or invalid manifest, route table or test file
+    ///   (a test's context is checked by the manifest's `context:`, its source by its
+    ///   `sources:`), a rule that does not compile or fails while loading, state a rule
+    ///   would keep between evaluations.
     public static func load(
         directory: String, limits: SandboxLimits = SandboxLimits(), logger: Logger = Logger(label: "junction.lua"),
         coverage: Bool = false
     ) throws(BundleError) -> RuleBundle {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            let what = FileManager.default.fileExists(atPath: directory) ? "not a directory" : "no such directory"
+            throw BundleError([
+                Diagnostic(
+                    .error, "\(what); give the bundle's folder, the one with manifest.yaml and routes.yaml",
+                    at: SourceLocation(file: directory, line: 1, column: 1))
+            ])
+        }
         /// `name` inside the bundle, as the caller named the bundle (paths in messages
         /// stay relative when the bundle's was).
         func inside(_ name: String) -> String { directory.hasSuffix("/") ? directory + name : directory + "/" + name }
@@ -116,7 +128,9 @@ public struct RuleBundle: Sendable {
         var tests: [RuleTestCase] = []
         for path in testFiles {
             guard let source = text(at: path, into: &problems) else { continue }
-            do { tests += try RuleTestCase.load(text: source, file: path) } catch { problems += error.diagnostics }
+            do {
+                tests += try RuleTestCase.load(text: source, file: path, manifest: manifest)
+            } catch { problems += error.diagnostics }
         }
 
         var engines: RuleEnginePool?

@@ -5,9 +5,14 @@ extension RuleTestCase {
     /// - Parameters:
     ///   - text: The file's YAML (or JSON).
     ///   - file: Its path, for diagnostics.
+    ///   - manifest: The bundle's manifest, when it loaded: a test's `source:` must be one
+    ///     of its ``BundleManifest/knownSources``, and its `context:` is typed and checked
+    ///     by its ``BundleManifest/context`` schema.
     /// - Returns: The tests, in file order.
     /// - Throws: `BundleError` with every problem as `FILE:LINE:COLUMN`.
-    package static func load(text: String, file: String) throws(BundleError) -> [RuleTestCase] {
+    package static func load(text: String, file: String, manifest: BundleManifest? = nil) throws(BundleError)
+        -> [RuleTestCase]
+    {
         var yaml = YAMLReader(file: file, document: "a rule-test file")
         guard let root = yaml.compose(text), let map = yaml.mapping(root, "a rule-test file") else {
             if yaml.diagnostics.isEmpty { yaml.error("the file is empty; a rule-test file has \"tests:\"", nil) }
@@ -23,7 +28,7 @@ extension RuleTestCase {
             sawTests = true
             guard let list = yaml.sequence(value, "tests") else { continue }
             for item in list where yaml.visit() {
-                if let test = readTest(item, &yaml) { tests.append(test) }
+                if let test = readTest(item, manifest, &yaml) { tests.append(test) }
             }
         }
         if !sawTests { yaml.error("missing \"tests:\" — the list of tests", root.mark) }
@@ -41,7 +46,9 @@ extension RuleTestCase {
         return tests
     }
 
-    private static func readTest(_ node: YAMLNode, _ yaml: inout YAMLReader) -> RuleTestCase? {
+    private static func readTest(_ node: YAMLNode, _ manifest: BundleManifest?, _ yaml: inout YAMLReader)
+        -> RuleTestCase?
+    {
         guard let map = yaml.mapping(node, "a test") else { return nil }
         var name: String?
         var open: String?
@@ -53,8 +60,10 @@ extension RuleTestCase {
             switch key.text {
             case "name": name = yaml.string(value, "name")
             case "open": open = yaml.string(value, "open")
-            case "source": source = yaml.string(value, "source") ?? source
-            case "context": context = yaml.ruleValue(value, "context", requireTable: true)
+            case "source":
+                source = yaml.string(value, "source") ?? source
+                if let message = manifest?.unknownSourceMessage(source) { yaml.error(message, value.mark) }
+            case "context": context = yaml.contextValue(value, schema: manifest?.context)
             case "params": params = yaml.ruleValue(value, "params", requireTable: true)
             case "expect": expectation = readExpectation(value, &yaml)
             default:
@@ -73,45 +82,5 @@ extension RuleTestCase {
         return RuleTestCase(
             name: name ?? "\(open) (line \(location.line))", open: open, source: source, context: context,
             params: params, expectation: expectation, location: location)
-    }
-
-    private static func readExpectation(_ node: YAMLNode, _ yaml: inout YAMLReader) -> Expectation? {
-        guard let map = yaml.mapping(node, "expect") else { return nil }
-        var expectation = Expectation()
-        var checks = 0
-        for (key, value) in yaml.pairs(of: map) {
-            checks += 1
-            switch key.text {
-            case "route": expectation.route = yaml.string(value, "route")
-            case "params":
-                if case .table(let fields) = yaml.ruleValue(value, "expect.params", requireTable: true) {
-                    expectation.params = fields
-                }
-            case "redirect": expectation.redirect = yaml.string(value, "redirect")
-            case "reject":
-                if let flag = value.scalar.flatMap({ Bool($0.text) }) {
-                    expectation.reject = flag
-                } else {
-                    expectation.reject = true
-                    expectation.rejectReason = yaml.string(value, "reject")
-                }
-            case "gate": expectation.gate = yaml.string(value, "gate")
-            case "respond": expectation.respond = yaml.ruleValue(value, "respond", requireTable: false)
-            case "unmatched": expectation.unmatched = yaml.bool(value, "unmatched") ?? false
-            case "hand_over": expectation.handOver = yaml.string(value, "hand_over")?.lowercased()
-            default:
-                checks -= 1
-                yaml.unknownKey(
-                    key,
-                    allowed: ["route", "params", "redirect", "reject", "gate", "respond", "unmatched", "hand_over"],
-                    in: "expect")
-            }
-        }
-        if checks == 0 {
-            yaml.error(
-                "expect: says nothing to check; give route, params, redirect, reject, gate, respond, unmatched or hand_over",
-                node.mark)
-        }
-        return expectation
     }
 }

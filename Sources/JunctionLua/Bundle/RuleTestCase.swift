@@ -13,19 +13,43 @@ public import JunctionCore
 ///     expect:
 ///       gate: myapp://login
 /// ```
+///
+/// A rule that fails — an error, a budget exceeded, a value that is not a verdict — fails
+/// every test that does not say it expects that failure (``Expectation/failures``).
 public struct RuleTestCase: Sendable, Hashable {
-    /// What the decision must be; every field given must hold.
+    /// What the decision must be; every field given must hold, and no rule may fail
+    /// unless ``failures`` says which.
     public struct Expectation: Sendable, Hashable {
+        /// Which rule failures a test expects (`fails:`).
+        public enum Failures: Sendable, Hashable {
+            /// No rule may fail, whatever its `on_error`: the default, so that a broken rule
+            /// cannot pass a test, not even one whose failure the decision carried on past.
+            case never
+            /// At least one rule must fail, any (`fails: true`).
+            case any
+            /// Each item must designate a rule that failed — its name, its `file:line`, or
+            /// part of its error message — and each rule that failed must be designated by
+            /// one (`fails: login` or `fails: [push-audit, login]`).
+            case matching([String])
+        }
+
         /// The route the URL must reach.
         public var route: String?
         /// Parameters the decision must carry (a subset).
         public var params: [String: RuleValue]?
-        /// The URL a redirect must end at.
+        /// The URL the redirects must end at.
         public var redirect: String?
-        /// Whether the request must be rejected.
+        /// Whether the URL must not change on the way (`redirect: none`).
+        public var noRedirect: Bool = false
+        /// Whether a rule's `reject` or the access check must refuse the request; a rule
+        /// failure never satisfies it.
         public var reject: Bool = false
-        /// The reason it must be rejected with, if given.
-        public var rejectReason: String?
+        /// The reason the request must be refused with (`reason:`, or `reject: text`).
+        public var reason: String?
+        /// The code the request must be refused with (`code: 451`).
+        public var code: Int?
+        /// What must refuse the request (`cause: redirect_loop`).
+        public var cause: Rejection.Cause?
         /// The URL a gate must open first.
         public var gate: String?
         /// The value an action route must answer with.
@@ -34,8 +58,15 @@ public struct RuleTestCase: Sendable, Hashable {
         public var unmatched: Bool = false
         /// The scheme whose dispatcher must get the URL (`https` for the web view).
         public var handOver: String?
+        /// The rules that must fail; none by default.
+        public var failures: Failures = .never
 
-        /// Creates an expectation that asks nothing; set the fields to check.
+        /// Whether the decision must be a rejection: `reject:`, `code:`, `reason:` or
+        /// `cause:` is given.
+        public var expectsRejection: Bool { reject || code != nil || reason != nil || cause != nil }
+
+        /// Creates an expectation that asks nothing but that no rule fails; set the fields
+        /// to check.
         package init() {}
     }
 

@@ -76,34 +76,46 @@ local function declare_redirect(spec)
   }
   declarations.redirects[#declarations.redirects + 1] = entry
 end
+-- A list of strings given as `key = { ... }`: its items, checked, in order.
+local function strings(list, key, items, what)
+  local copy = {}
+  for i = 1, #list do
+    if type(list[i]) ~= "string" then error(sformat("%s: %s must list %s (strings)", what, key, items), 3) end
+    copy[i] = list[i]
+  end
+  if #copy == 0 then error(sformat("%s: %s lists no %s", what, key, items), 3) end
+  return copy
+end
 local function declare_interceptor(spec)
   if type(spec) ~= "table" then
-    error("interceptor{ name = ..., route = ... | routes = {...} | all = true, run = function(req, ctx) ... end }", 2)
+    error("interceptor{ name = ..., route = NAME | routes = {...} | pattern = PATTERN | all = true, "
+      .. "run = function(req, ctx) ... end }", 2)
   end
-  local allowed = { name = true, route = true, routes = true, all = true, priority = true, on_error = true, run = true }
+  local allowed = {
+    name = true, route = true, routes = true, pattern = true, patterns = true, all = true, priority = true,
+    on_error = true, run = true,
+  }
   check_keys(spec, allowed, "interceptor")
   local name = field(spec, "name", "string", "interceptor", true)
   if interceptor_names[name] then error(sformat("interceptor %q is declared twice; names are unique", name), 2) end
   interceptor_names[name] = true
   local what = sformat("interceptor %q", name)
-  local route, routes, all =
-    field(spec, "route", "string", what), field(spec, "routes", "table", what), field(spec, "all", "boolean", what)
-  local scopes = (route and 1 or 0) + (routes and 1 or 0) + (all and 1 or 0)
+  local route, routes = field(spec, "route", "string", what), field(spec, "routes", "table", what)
+  local pattern, patterns = field(spec, "pattern", "string", what), field(spec, "patterns", "table", what)
+  local all = field(spec, "all", "boolean", what)
+  if all == false then error(what .. ": all = false means nothing; leave it out, or give all = true", 2) end
+  local scopes = (route and 1 or 0) + (routes and 1 or 0) + (pattern and 1 or 0) + (patterns and 1 or 0)
+    + (all and 1 or 0)
   if scopes ~= 1 then
-    error(what .. ": give exactly one of route = PATTERN, routes = { PATTERN, ... } or all = true", 2)
-  end
-  local patterns
-  if routes then
-    patterns = {}
-    for i = 1, #routes do
-      if type(routes[i]) ~= "string" then error(what .. ": routes must list patterns (strings)", 2) end
-      patterns[i] = routes[i]
-    end
+    error(what .. ": give exactly one of route = NAME, routes = { NAME, ... }, pattern = PATTERN, "
+      .. "patterns = { PATTERN, ... } or all = true", 2)
   end
   local priority = field(spec, "priority", "number", what) or 0
   if priority ~= priority // 1 then error(what .. ": priority must be a whole number", 2) end
   declarations.interceptors[#declarations.interceptors + 1] = {
-    name = name, route = route, routes = patterns, all = all or false, priority = priority // 1,
+    name = name, route = route, routes = routes and strings(routes, "routes", "route names", what),
+    pattern = pattern, patterns = patterns and strings(patterns, "patterns", "URL patterns", what),
+    all = all or false, priority = priority // 1,
     on_error = on_error_of(spec, what), run = field(spec, "run", "function", what, true), at = position(),
   }
 end

@@ -98,8 +98,9 @@ return trust(function()
                              when = d.when and callable(d.when, d.at) or nil }
   end
   for i, d in ipairs(declarations.interceptors) do
-    summary.interceptors[i] = { name = d.name, route = d.route, routes = d.routes, all = d.all, priority = d.priority,
-                                on_error = d.on_error, at = d.at, run = callable(d.run, d.at) }
+    summary.interceptors[i] = { name = d.name, route = d.route, routes = d.routes, pattern = d.pattern,
+                                patterns = d.patterns, all = d.all, priority = d.priority, on_error = d.on_error,
+                                at = d.at, run = callable(d.run, d.at) }
   end
   for i, d in ipairs(declarations.groups) do
     summary.groups[i] = { name = d.name, at = d.at, run = callable(d.run, d.at) }

@@ -56,7 +56,7 @@ import Testing
         ),
         (
             "name: shop\nversion: 1\nfiles: []",
-            "m.yaml:3:1: error: unknown key \"files\" in the manifest; expected one of name, version, minimum_host_version, description, on_error, sources"
+            "m.yaml:3:1: error: unknown key \"files\" in the manifest; expected one of name, version, minimum_host_version, description, on_error, sources, context"
         ),
         (
             "name: shop\nversion: 1\nsources: [mini_program, push]",

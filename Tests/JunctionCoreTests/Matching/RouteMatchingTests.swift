@@ -182,6 +182,85 @@ import Testing
         try table.expect(row)
     }
 
+    /// JLRoutes' optional routes, from its README and its tests (testRouting's required and
+    /// optional parameters, testOptionalRoutesAtEnd, …AtStart, …Interleaved), each pattern
+    /// alone in a table as JLRoutes registered it, with the URLs its tests open.
+    @Test(arguments: [
+        ("/the(/foo/:a)(/bar/:b)", MatchCase("tests://the", "jl")),
+        ("/the(/foo/:a)(/bar/:b)", MatchCase("tests://the/foo/1", "jl", ["a": "1"])),
+        ("/the(/foo/:a)(/bar/:b)", MatchCase("tests://the/bar/2", "jl", ["b": "2"])),
+        ("/the(/foo/:a)(/bar/:b)", MatchCase("tests://the/foo/1/bar/2", "jl", ["a": "1", "b": "2"])),
+        ("/the(/foo/:a)(/bar/:b)", MatchCase("tests://the/bar/2/foo/1", nil)),  // groups keep their order
+        (JLRoutes.required, MatchCase("tests://required/mustExist", "jl", ["requiredParam": "mustExist"])),
+        (
+            JLRoutes.required,
+            MatchCase(
+                "tests://required/mustExist/optional/mightExist", "jl",
+                ["requiredParam": "mustExist", "optionalParam": "mightExist"])
+        ),
+        (
+            JLRoutes.required,
+            MatchCase(
+                "tests://required/mustExist/optional/mightExist/moreOptional/mightExistToo", "jl",
+                ["requiredParam": "mustExist", "optionalParam": "mightExist", "moreOptionalParam": "mightExistToo"])
+        ),
+        (JLRoutes.required, MatchCase("tests://required", nil)),  // a parameter outside the groups is required
+        (
+            JLRoutes.atEnd,
+            MatchCase("foo://path/abc/new/anotherpath/def", "jl", ["thing": "abc", "anotherthing": "def"])
+        ),
+        (JLRoutes.atEnd, MatchCase("foo://path/foo/anotherpath/bar", "jl", ["thing": "foo", "anotherthing": "bar"])),
+        (JLRoutes.atEnd, MatchCase("foo://path/yyy/new", "jl", ["thing": "yyy"])),
+        (JLRoutes.atEnd, MatchCase("foo://path/zzz", "jl", ["thing": "zzz"])),
+        (JLRoutes.atEnd, MatchCase("foo://path/zzz/anotherpath", nil)),
+        (JLRoutes.atStart, MatchCase("foo://rest/app/aaa/bbb", "jl", ["object": "aaa", "id": "bbb"])),
+        (JLRoutes.atStart, MatchCase("foo://app/aaa/bbb", "jl", ["object": "aaa", "id": "bbb"])),
+        (JLRoutes.atStart, MatchCase("foo://rest/aaa/bbb", "jl", ["object": "aaa", "id": "bbb"])),
+        (JLRoutes.atStart, MatchCase("foo://aaa/bbb", "jl", ["object": "aaa", "id": "bbb"])),
+        (JLRoutes.atStart, MatchCase("foo://app/rest/aaa/bbb", nil)),  // groups keep their order
+        (JLRoutes.interleaved, MatchCase("foo://rest/aaa/app/bbb", "jl", ["object": "aaa", "id": "bbb"])),
+        (JLRoutes.interleaved, MatchCase("foo://aaa/app/bbb", "jl", ["object": "aaa", "id": "bbb"])),
+        (JLRoutes.interleaved, MatchCase("foo://rest/aaa/bbb", "jl", ["object": "aaa", "id": "bbb"])),
+        (JLRoutes.interleaved, MatchCase("foo://aaa/bbb", "jl", ["object": "aaa", "id": "bbb"])),
+        (JLRoutes.interleaved, MatchCase("foo://aaa", nil)),
+        // JLRoutes' routesForScheme: spelt with the scheme, the group in the host's place.
+        ("foo://(rest/)(app/):object/:id", MatchCase("foo://rest/app/aaa/bbb", "jl", ["object": "aaa", "id": "bbb"])),
+        ("foo://(rest/)(app/):object/:id", MatchCase("foo://aaa/bbb", "jl", ["object": "aaa", "id": "bbb"])),
+        ("foo://(rest/)(app/):object/:id", MatchCase("bar://aaa/bbb", nil)),
+    ])
+    func matchesJLRoutesOptionalRoutesAsJLRoutesDoes(_ pattern: String, _ row: MatchCase) throws {
+        try RouteTable.make([("jl", pattern)]).expect(row)
+    }
+
+    /// JLRoutes' test patterns, by the test that registers them.
+    enum JLRoutes {
+        static let required =
+            "/required/:requiredParam(/optional/:optionalParam)(/moreOptional/:moreOptionalParam)"
+        static let atEnd = "/path/:thing(/new)(/anotherpath/:anotherthing)"
+        static let atStart = "/(rest/)(app/):object/:id"
+        static let interleaved = "/(rest/):object/(app/):id"
+    }
+
+    /// `(/` after a parameter starts a group (a regex never starts with "/"); a regex that
+    /// does is written `\/`. A group after the host read as a path is the same.
+    @Test(arguments: [
+        MatchCase("x:/g/1", "group", ["p": "1"]),
+        MatchCase("x:/g/1/new", "group", ["p": "1"]),
+        MatchCase("x:/g/%2Fnew", "group", ["p": "/new"]),
+        MatchCase("x:/r/%2Fb", "regex", ["p": "/b"]),
+        MatchCase("x:/r/b", nil),
+        MatchCase("myapp://7", "hostGroup", ["n": "7"]),
+        MatchCase("myapp://7/edit", "hostGroup", ["n": "7"]),
+    ])
+    func readsAParenthesisAfterAParameterAsAGroupOnlyBeforeASlash(_ row: MatchCase) throws {
+        let table = try RouteTable.make([
+            ("group", "/g/:p(/new)"),
+            ("regex", #"/r/:p(\/.*)"#),
+            ("hostGroup", "myapp://:n(/edit)"),
+        ])
+        try table.expect(row)
+    }
+
     // MARK: Typed parameters
 
     @Test func letsTypedParametersDecideBetweenRoutesOfOneShape() throws {
@@ -311,6 +390,22 @@ import Testing
         #expect(try never.match("myapp://user/1")?.parameters["id"] == "1")
         #expect(try never.match("myapp:/user/1")?.route.name == "pathOnly")
         #expect(try never.match("myapp://other/1") == nil)
+    }
+
+    /// Regression: `myapp://:id([0-9]+)/x` was refused ("an optional group starts with
+    /// "/""): the host stopped at "(", so the regex was read as a group. A "." in the
+    /// regex does not make the parameter an origin.
+    @Test(arguments: [
+        MatchCase("myapp://12/x", "digits", ["id": "12"]),
+        MatchCase("myapp://ab/x", nil),
+        MatchCase("myapp://a-b/y", "dotted", ["name": "a-b"]),
+        MatchCase("myapp:/a-b/y", "dotted", ["name": "a-b"]),
+    ])
+    func takesARegexOnTheHostReadAsAPath(_ row: MatchCase) throws {
+        let table = try RouteTable.make([
+            ("digits", "myapp://:id([0-9]+)/x"), ("dotted", #"myapp://:name([a-z\.-]+)/y"#),
+        ])
+        try table.expect(row)
     }
 
     @Test func capturesAHostSegmentParameterAndCatchAllAcrossIt() throws {

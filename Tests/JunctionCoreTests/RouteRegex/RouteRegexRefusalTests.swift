@@ -107,11 +107,29 @@ import Testing
             #""--" inside the class at offset 2 is a set operation, which is not supported; write "\-" for the character"#,
             at: 2),
         // Malformed.
-        RefusedRegex("(a", #"missing ")" for the group opened at offset 0"#, at: 0),
-        RefusedRegex("a(b(c)", #"missing ")" for the group opened at offset 1"#, at: 1),
+        RefusedRegex(
+            "(a", #"missing ")" for the group opened at offset 0; close it, or write "\(" for the character"#, at: 0),
+        RefusedRegex(
+            "a(b(c)", #"missing ")" for the group opened at offset 1; close it, or write "\(" for the character"#,
+            at: 1),
         RefusedRegex("a)", #"unbalanced ")" at offset 1; remove it or write "\)" for the character"#, at: 1),
-        RefusedRegex("[a-z", #"missing "]" for the class opened at offset 0"#, at: 0),
-        RefusedRegex("é[^a", #"missing "]" for the class opened at offset 1"#, at: 2),
+        RefusedRegex(
+            "[a-z", #"missing "]" for the class opened at offset 0; close it, or write "\[" for the character"#, at: 0),
+        RefusedRegex(
+            "é[^a", #"missing "]" for the class opened at offset 1; close it, or write "\[" for the character"#, at: 2),
+        // Issue 13: a class left open takes the ")" after it as a character; what is
+        // missing is its "]", named at the "[".
+        RefusedRegex(
+            "[A-Z{2}", #"missing "]" for the class opened at offset 0; close it, or write "\[" for the character"#,
+            at: 0),
+        RefusedRegex(
+            "([A-Z{2})", #"missing "]" for the class opened at offset 1; close it, or write "\[" for the character"#,
+            at: 1),
+        RefusedRegex(
+            "(a|[b)c", #"missing "]" for the class opened at offset 3; close it, or write "\[" for the character"#,
+            at: 3),
+        RefusedRegex(
+            "((a)", #"missing ")" for the group opened at offset 0; close it, or write "\(" for the character"#, at: 0),
         RefusedRegex("[]a]", #"empty class "[]" at offset 0; write "\]" for the character"#, at: 0),
         RefusedRegex("[^]", #"empty class "[^]" at offset 0; write "\]" for the character"#, at: 0),
         RefusedRegex("[z-a]", #"range "z-a" at offset 1 is reversed; write "a-z""#, at: 1),
@@ -214,6 +232,29 @@ import Testing
             "/e/:n(é(a|b)(c",
             #"t.yaml:1:42: error: invalid pattern "/e/:n(é(a|b)(c": regex "é(a|b)(c" of parameter "n": missing ")" for the group opened at offset 6, and one to end the regex"#
         ),
+        (
+            "/e/:n(((a",
+            #"t.yaml:1:37: error: invalid pattern "/e/:n(((a": regex "((a" of parameter "n": missing ")" for the groups opened at offsets 0 and 1, and one to end the regex"#
+        ),
+        // Regression (issue 13): a class left open takes the regex's ")" and runs on into
+        // the next segments; what is missing is its "]", not a ")" at the end.
+        (
+            "/x/:code([A-Z{2})/:y([0-9])",
+            #"t.yaml:1:39: error: invalid pattern "/x/:code([A-Z{2})/:y([0-9])": regex "[A-Z{2}" of parameter "code": missing "]" for the class opened at offset 0; close it, or write "\[" for the character"#
+        ),
+        (
+            "/x/:c([A-Z)/b]",
+            #"t.yaml:1:36: error: invalid pattern "/x/:c([A-Z)/b]": regex "[A-Z" of parameter "c": missing "]" for the class opened at offset 0; close it, or write "\[" for the character"#
+        ),
+        (
+            "/x/:c([A-Z{2})(/b)",
+            #"t.yaml:1:36: error: invalid pattern "/x/:c([A-Z{2})(/b)": regex "[A-Z{2}" of parameter "c": missing "]" for the class opened at offset 0; close it, or write "\[" for the character"#
+        ),
+        // The host read as a path takes a regex too, and says the same.
+        (
+            "myapp://:n([0-9)/x",
+            #"t.yaml:1:41: error: invalid pattern "myapp://:n([0-9)/x": regex "[0-9" of parameter "n": missing "]" for the class opened at offset 0; close it, or write "\[" for the character"#
+        ),
         // A class may hold parentheses and "/" without ending the regex or the segment.
         (
             "/e/:n([(/]+)/:m(x)(/",
@@ -230,5 +271,8 @@ import Testing
     @Test func splitsSegmentsAfterARegexWhoseClassHoldsAParenthesis() throws {
         let table = try RouteTable.make([("paren", "/e/:n([(]+)/end")])
         #expect(try table.match("x:/e/((/end")?.parameters["n"] == "((")
+        // A class that holds ")" and "/" and compiles is a class, not a missing "]".
+        let closing = try RouteTable.make([("closing", "/e/:n([)/]+)/end")])
+        #expect(try closing.match("x:/e/)%2F)/end")?.parameters["n"] == ")/)")
     }
 }

@@ -87,7 +87,7 @@ import Testing
         ),
         (
             "routes:\n  - name: a\n    pattern: /a/b*",
-            "t.yaml:3:18: error: invalid pattern \"/a/b*\": \"*\" inside a segment; \"*\" and \"**\" stand alone, \"(…)\" follows \":name\" or starts an optional group \"(/…)\""
+            "t.yaml:3:18: error: invalid pattern \"/a/b*\": \"*\" inside a segment; \"*\" and \"**\" stand alone, \"(…)\" follows \":name\" or is an optional group: \"(/…)\" after a segment, \"(…/)\" after \"/\""
         ),
         (
             "routes:\n  - name: a\n    pattern: /a/%zz",
@@ -99,7 +99,7 @@ import Testing
         ),
         (
             "routes:\n  - name: a\n    pattern: /a(b)",
-            "t.yaml:3:16: error: invalid pattern \"/a(b)\": an optional group starts with \"/\": write \"(/segment)\""
+            "t.yaml:3:16: error: invalid pattern \"/a(b)\": an optional group after a segment starts with \"/\": \"(/segment)\"; one after \"/\" ends with it: \"(segment/)\""
         ),
         (
             "routes:\n  - name: a\n    pattern: /a(/b",
@@ -107,7 +107,7 @@ import Testing
         ),
         (
             "routes:\n  - name: a\n    pattern: /a/b)",
-            "t.yaml:3:18: error: invalid pattern \"/a/b)\": unbalanced \")\"; an optional group is written \"(/segment)\""
+            "t.yaml:3:18: error: invalid pattern \"/a/b)\": unbalanced \")\"; an optional group is written \"(/segment)\" after a segment, \"(segment/)\" after \"/\""
         ),
         (
             "routes:\n  - name: a\n    pattern: myapp://u@h/x",

@@ -37,7 +37,7 @@ enum RouterFixture {
 
     static func router(
         context: ContextSnapshot = ContextSnapshot([
-            "user": ["id": 1], "app_version": "5.2.0", "hour": 12, "flags": ["native_live": true],
+            "user": ["id": 1], "app_version": "5.2.0", "hour": 12, "flags": ["live_disabled": false],
         ]),
         presenter: any Presenter = HeadlessPresenter()
     ) throws -> Router {

@@ -74,7 +74,7 @@ import Testing
     @Test func aBadInterceptorPatternKeepsTheRouterAsItWas() async throws {
         let router = try RouterFixture.router()
         #expect(throws: BundleError.self) {
-            try router.add(SwiftInterceptor("bad", scope: .route("myapp://x/:a(")) { _, _ in .continue })
+            try router.add(SwiftInterceptor("bad", scope: .pattern("myapp://x/:a(")) { _, _ in .continue })
         }
         #expect(await router.open("myapp://user/42").page?.name == "user.profile")
     }

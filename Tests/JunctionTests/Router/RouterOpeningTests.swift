@@ -17,7 +17,7 @@ import Testing
     }
 
     nonisolated static let member: [String: RuleValue] = [
-        "user": ["id": 1], "app_version": "5.2.0", "hour": 12, "flags": ["native_live": true],
+        "user": ["id": 1], "app_version": "5.2.0", "hour": 12, "flags": ["live_disabled": false],
     ]
 
     nonisolated static let cases: [Case] = [
@@ -45,7 +45,7 @@ import Testing
                 "failed: unknown route: no route, fallback or dispatcher takes this URL; register one, or an undefined-route handler",
             result: "unmatched"),
         Case(
-            url: "myapp://live/88", context: ["user": ["id": 1], "flags": ["native_live": false]],
+            url: "myapp://live/88", context: ["user": ["id": 1], "flags": ["live_disabled": true]],
             opening: "opened live.web #1", result: nil),
         Case(
             url: "myapp://action/share?text=hi", opening: #"answered {"channel":"system","shared":"hi"}"#, result: "ok"),
