@@ -459,14 +459,16 @@ import Testing
     }
 
     @Test func manyReturnedRedirectsListTwentyAndCountTheRestNamingThreeRoutesEach() throws {
-        // 300 global kill switches with targets far longer than a message shows, 2,000 guarded routes.
+        // 300 global kill switches with targets and a group name far longer than a message
+        // shows, 2,000 guarded routes.
         let long = String(repeating: "x", count: 5_000)
+        let group = String(repeating: "g", count: 5_000)
         let routes =
             "options: { dispatchedSchemes: [https] }\nroutes:\n"
-            + (1...2_000).map { "  - { name: r\($0), pattern: \"myapp://r\($0)\", groups: [g] }" }.joined(
+            + (1...2_000).map { "  - { name: r\($0), pattern: \"myapp://r\($0)\", groups: [\(group)] }" }.joined(
                 separator: "\n")
         let rules =
-            "group(\"g\", function() end)\n"
+            "group(\"\(group)\", function() end)\n"
             + (1...300).map {
                 "interceptor { name = \"k\($0)\", all = true, run = function() return redirect(\"https://m.example.com/\($0)/\(long)\") end }"
             }.joined(separator: "\n")
@@ -477,7 +479,7 @@ import Testing
         #expect(findings.allSatisfy { $0.code == .redirectLeavesPolicies && $0.message.count < 600 })
         #expect(
             Self.render(Array(findings.prefix(1)), in: bundle.directory) == [
-                #"rules.lua:2:73: warning: interceptor "k1" runs before the group policies of every route and returns redirect("https://m.example.com/1/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"), which the https dispatcher opens, where no policy runs: routes "r1", "r2", "r3" and 1997 more routes lose the group policy of "g" — to keep it, return the redirect from interceptors of those routes (routes = { "r1", "r2", "r3", … }), which run after the group policies [redirect-leaves-policies]"#
+                #"rules.lua:2:73: warning: interceptor "k1" runs before the group policies of every route and returns redirect("https://m.example.com/1/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"), which the https dispatcher opens, where no policy runs: routes "r1", "r2", "r3" and 1997 more routes lose the group policy of "\#(group.prefix(64))…" — to keep it, return the redirect from interceptors of those routes (routes = { "r1", "r2", "r3", … }), which run after the group policies [redirect-leaves-policies]"#
             ])
         #expect(
             Self.render(Array(findings.suffix(1)), in: bundle.directory) == [

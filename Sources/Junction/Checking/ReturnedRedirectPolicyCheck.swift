@@ -108,24 +108,27 @@ struct ReturnedRedirectPolicyCheck {
         for loss in losses {
             for group in loss.groups where !lost.contains(group) { lost.append(group) }
         }
-        let groups = Self.named(lost.map { "\"\($0)\"" }, more: "group")
-        let names = Self.named(losses.map { "\"\($0.route.name)\"" }, more: "route")
+        // Names from the route table and the rules, cut like every name a finding repeats.
+        let groups = Self.named(lost.map(FindingLimits.quoted), more: "group")
+        let names = Self.named(losses.map { FindingLimits.quoted($0.route.name) }, more: "route")
         let one = losses.count == 1
         let policies = lost.count == 1 ? "policy" : "policies"
 
         var text: String
         switch rule {
         case .global(let name):
-            text = "interceptor \"\(name)\" runs before the group policies of every route and returns "
+            text =
+                "interceptor \(FindingLimits.quoted(name)) runs before the group policies of every route and returns "
         case .group(let name):
-            text = "group(\"\(name)\") runs before the policies of the groups a route lists after it and returns "
+            text =
+                "group(\(FindingLimits.quoted(name))) runs before the policies of the groups a route lists after it and returns "
         }
         text += "redirect(\(FindingLimits.quoted(target)))"
         if !landing.passed.isEmpty {
             text += ", which declared redirects take on to \(landing.url)"
         }
         var fixes: [String] = []
-        let first = losses.prefix(Self.routesNamed).map { "\"\($0.route.name)\"" }
+        let first = losses.prefix(Self.routesNamed).map { FindingLimits.quoted($0.route.name) }
         let scope =
             one
             ? "an interceptor of the route (route = \(first[0]))"
@@ -133,7 +136,7 @@ struct ReturnedRedirectPolicyCheck {
         fixes.append("return the redirect from \(scope), which run\(one ? "s" : "") after the group policies")
         switch landing.place {
         case .route(let destination):
-            text += ", whose route \"\(destination.name)\" is not in \(groups)"
+            text += ", whose route \(FindingLimits.quoted(destination.name)) is not in \(groups)"
         case .dispatcher(let scheme):
             text += ", which the \(scheme) dispatcher opens, where no policy runs"
         }
@@ -142,13 +145,14 @@ struct ReturnedRedirectPolicyCheck {
             text += ": route\(one ? "" : "s") \(names) lose\(one ? "s" : "") the group \(policies) of \(groups)"
         case .group(let name):
             text +=
-                ": route\(one ? "" : "s") \(names) list\(one ? "s" : "") \(groups) after \"\(name)\", so "
+                ": route\(one ? "" : "s") \(names) list\(one ? "s" : "") \(groups) after \(FindingLimits.quoted(name)), so "
                 + (lost.count == 1 ? "that policy does" : "those policies do") + " not run"
-            fixes.append("list \"\(name)\" after \(groups) in \(one ? "its" : "their") groups")
+            fixes.append("list \(FindingLimits.quoted(name)) after \(groups) in \(one ? "its" : "their") groups")
         }
         if case .route(let destination) = landing.place {
             fixes.append(
-                "add the route \"\(destination.name)\" to \(lost.count == 1 ? "that group" : "those groups")")
+                "add the route \(FindingLimits.quoted(destination.name)) to \(lost.count == 1 ? "that group" : "those groups")"
+            )
         }
         let fix =
             fixes.count == 1 ? fixes[0] : fixes.dropLast().joined(separator: ", ") + ", or " + fixes[fixes.count - 1]
