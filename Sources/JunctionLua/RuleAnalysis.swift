@@ -1,11 +1,12 @@
 /// What a bundle's compiled code tells about mistakes no single test shows, for
 /// `junction check` (``RuleEnginePool/analysis()``): globals read that nothing defines,
 /// fields read that a sandbox library lacks, globals assigned where that always fails,
-/// and the literals `req.source` is compared with.
+/// the literals `req.source` is compared with, and the literal targets of the redirects
+/// declared functions return.
 ///
 /// Read from bytecode, so it sees every function of every file, and only what the code
-/// says: names a rule builds at run time (`_G[name]`) and text it compiles with `load`
-/// are out of its reach.
+/// says: names a rule builds at run time (`_G[name]`), text it compiles with `load` and
+/// targets it builds (`"https://" .. host`, a variable) are out of its reach.
 package struct RuleAnalysis: Sendable, Hashable {
     /// A name used at a line of a bundle file.
     package struct Use: Sendable, Hashable {
@@ -50,6 +51,18 @@ package struct RuleAnalysis: Sendable, Hashable {
     package var globalAssignments: [Use] = []
     /// The string literals `req.source` is compared with (`==`, `~=`), one per literal and line.
     package var sourceComparisons: [Use] = []
+    /// The targets of `redirect("https://…")` calls, written as one string literal, in the
+    /// own body of each declared function (an interceptor's `run`, a group policy, a
+    /// fallback), by the function's index in ``RuleDeclarations``; one per target and
+    /// line, in code order, and only calls whose result the function uses.
+    ///
+    /// Functions nested in a declared one are not its body: whether they run is not
+    /// known. Nor is a function another declared one calls. A declared function defined
+    /// on the same lines as another function of its file that calls `redirect`
+    /// differently (`function() ... end` twice on one line) has none here: which of the
+    /// two it is cannot be told. A function compiled by `load` is of no file, unless the
+    /// rule gave it a file's name, which misleads only this analysis.
+    package var redirectTargets: [Int: [Use]] = [:]
     /// Every global the sandbox or the bundle defines, sorted: the names a misspelt one
     /// may have meant.
     package var definedGlobals: [String] = []

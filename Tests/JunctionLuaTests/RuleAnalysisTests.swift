@@ -243,6 +243,124 @@ import Testing
         #expect(Self.render(try pool.analysis()) == ["a.lua:1: global rolout"])
     }
 
+    /// Lua files in, the literal redirect targets found for each declared function out.
+    static let redirectCases: [Case] = [
+        Case(
+            "a literal target returned by each kind of declared function, in its own body",
+            """
+            interceptor { name = "kill-switch", all = true, run = function(req, ctx)
+              if ctx.hour >= 23 then return redirect("https://m.example.com/live") end
+            end }
+            group("login", function(req, ctx)
+              local verdict = redirect("myapp://login", { exts = { animated = false } })
+              return ctx.user == nil and verdict or nil
+            end)
+            fallback(function(req) return _G.redirect('myapp://home') end)
+            """,
+            expected: [
+                "interceptor kill-switch: a.lua:2 https://m.example.com/live", "group login: a.lua:5 myapp://login",
+                "fallback: a.lua:8 myapp://home",
+            ]),
+        Case(
+            "a global function given as run is found where it is defined, for each declaration of it",
+            """
+            function kill_switch(req, ctx)
+              return redirect(
+                "https://m.example.com/live"
+              )
+            end
+            """,
+            """
+            interceptor { name = "first", all = true, run = kill_switch }
+            interceptor { name = "second", route = "live", run = kill_switch }
+            """,
+            expected: [
+                "interceptor first: a.lua:2 https://m.example.com/live",
+                "interceptor second: a.lua:2 https://m.example.com/live",
+            ]),
+        Case(
+            "every literal target once per line, in code order",
+            """
+            group("vip", function(req, ctx)
+              if ctx.a then return redirect("myapp://a") end
+              if ctx.b then return redirect("myapp://b") elseif ctx.c then return redirect("myapp://a") end
+              return redirect("myapp://b")
+            end)
+            """,
+            expected: [
+                "group vip: a.lua:2 myapp://a", "group vip: a.lua:3 myapp://b", "group vip: a.lua:3 myapp://a",
+                "group vip: a.lua:4 myapp://b",
+            ]),
+        Case(
+            "targets that are built, chosen or held in a variable are out of reach",
+            """
+            local HOME = "myapp://home"
+            interceptor { name = "built", all = true, run = function(req, ctx)
+              local target = "myapp://x"
+              if ctx.a then return redirect("https://m.example.com/" .. req.path) end
+              if ctx.b then return redirect(ctx.c and "myapp://c" or "myapp://d") end
+              if ctx.e then return redirect(url.encode("myapp://e")) end
+              if ctx.f then return redirect(HOME) end
+              if ctx.g then return redirect(target .. "") end
+              return redirect()
+            end }
+            """,
+            expected: []),
+        Case(
+            "a declaration, a dropped call, a nested function, a helper and loaded text are not the function's verdicts",
+            """
+            redirect { from = "myapp://old", to = "myapp://new" }
+            local function helper() return redirect("myapp://helper") end
+            interceptor { name = "indirect", all = true, run = function(req, ctx)
+              redirect("myapp://dropped")
+              local later = function() return redirect("myapp://nested") end
+              return helper()
+            end }
+            fallback(load("return function() return redirect('myapp://loaded') end", "loaded")())
+            """,
+            expected: []),
+        Case(
+            "a local or a bundle global named redirect is not the sandbox's",
+            """
+            group("local", function(req, ctx)
+              local redirect = function(target) return reject(target) end
+              return redirect("myapp://local")
+            end)
+            """,
+            """
+            function redirect(target) return reject(target) end
+            group("global", function(req, ctx) return redirect("myapp://global") end)
+            """,
+            expected: []),
+        Case(
+            "functions on the same lines are told apart only when they call redirect alike",
+            """
+            group("a", function() return redirect("myapp://a") end) group("b", function() return nil end)
+            group("e", function() return nil end) group("f", function() return redirect("myapp://f") end)
+            group("c", function() return redirect("myapp://c") end) group("d", function() return redirect("myapp://c") end)
+            """,
+            expected: ["group c: a.lua:3 myapp://c", "group d: a.lua:3 myapp://c"]),
+    ]
+
+    @Test(arguments: redirectCases)
+    func findsTheLiteralTargetsOfRedirectsDeclaredFunctionsReturn(_ testCase: Case) throws {
+        let sources = testCase.files.enumerated().map { index, text in
+            RuleSource(name: String(UnicodeScalar(UInt8(ascii: "a") + UInt8(index))) + ".lua", text: text)
+        }
+        let engine = try RuleEngine(sources: sources)
+        let analysis = try engine.analyze(sources)
+        let declarations = engine.declarations
+        let named =
+            declarations.interceptors.map { ($0.function, "interceptor \($0.name)") }
+            + declarations.groups.map { ($0.function, "group \($0.name)") }
+            + declarations.fallbacks.map { ($0.function, "fallback") }
+        let rendered = named.flatMap { function, name in
+            (analysis.redirectTargets[function] ?? []).map { "\(name): \($0.file):\($0.line) \($0.name)" }
+        }
+        #expect(rendered == testCase.expected)
+        #expect(Set(analysis.redirectTargets.keys).isSubset(of: Set(named.map(\.0))))
+    }
+
     /// Every use as `FILE:LINE: kind name`: globals, fields, assignments, then sources.
     static func render(_ analysis: RuleAnalysis) -> [String] {
         analysis.undefinedGlobals.map { "\($0.file):\($0.line): global \($0.name)" }

@@ -211,6 +211,111 @@ import Testing
                 #"rules.lua:4:45: warning: redirect from "myapp://video/:id" to "myapp://lite/{id}" takes requests out of the group policy "anti_addiction" of route "video": myapp://video/x7q is redirected before any policy runs to myapp://lite/x7q, whose route "live.lite" is not in "anti_addiction"; to keep it, redirect from an interceptor of "video" (it runs after the group policies), or add the route "live.lite" to that group [redirect-leaves-policies]"#,
                 #"rules.lua:5:44: warning: redirect from "myapp://clip/:id" to "myapp://video/{id}" takes requests out of the group policy "anti_addiction" of route "clip": myapp://clip/x7q is redirected before any policy runs (through myapp://video/x7q) to myapp://lite/x7q, whose route "live.lite" is not in "anti_addiction"; to keep it, redirect from an interceptor of "clip" (it runs after the group policies), or add the route "live.lite" to that group [redirect-leaves-policies]"#,
             ]),
+        Case(
+            name: "a kill switch in a global interceptor takes every route out of its group policies",
+            routes: """
+                options: { dispatchedSchemes: [https] }
+                routes:
+                  - { name: live.room, pattern: "myapp://live/:id", groups: [anti_addiction] }
+                  - { name: home, pattern: "myapp://home" }
+                """,
+            rules: """
+                group("anti_addiction", function() end)
+                interceptor { name = "kill-switch", all = true, run = function(req, ctx)
+                  if ctx.hour >= 23 then return redirect("https://m.example.com/live") end
+                end }
+                """,
+            expected: [
+                #"rules.lua:3:42: warning: interceptor "kill-switch" runs before the group policies of every route and returns redirect("https://m.example.com/live"), which the https dispatcher opens, where no policy runs: route "live.room" loses the group policy of "anti_addiction" — to keep it, return the redirect from an interceptor of the route (route = "live.room"), which runs after the group policies [redirect-leaves-policies]"#
+            ]),
+        Case(
+            name: "the same kill switch in an interceptor of the route runs after its policies",
+            routes: """
+                options: { dispatchedSchemes: [https] }
+                routes:
+                  - { name: live.room, pattern: "myapp://live/:id", groups: [anti_addiction] }
+                """,
+            rules: """
+                group("anti_addiction", function() end)
+                interceptor { name = "kill-switch", route = "live.room", run = function(req, ctx)
+                  if ctx.hour >= 23 then return redirect("https://m.example.com/live") end
+                end }
+                interceptor { name = "by-pattern", pattern = "myapp://live/:id", run = function(req, ctx)
+                  return redirect("https://m.example.com/live")
+                end }
+                """,
+            expected: []),
+        Case(
+            name: "a group policy's redirect drops the policies of the groups listed after its own",
+            routes: """
+                routes:
+                  - { name: live.room, pattern: "myapp://live/:id", groups: [login, anti_addiction] }
+                  - { name: video, pattern: "myapp://video/:id", groups: [anti_addiction, login] }
+                  - { name: login.page, pattern: "myapp://login" }
+                """,
+            rules: """
+                group("anti_addiction", function() end)
+                group("login", function(req, ctx)
+                  if ctx.user == nil then return redirect("myapp://login") end
+                end)
+                """,
+            expected: [
+                #"rules.lua:3:43: warning: group("login") runs before the policies of the groups a route lists after it and returns redirect("myapp://login"), whose route "login.page" is not in "anti_addiction": route "live.room" lists "anti_addiction" after "login", so that policy does not run — to keep it, return the redirect from an interceptor of the route (route = "live.room"), which runs after the group policies, list "login" after "anti_addiction" in its groups, or add the route "login.page" to that group [redirect-leaves-policies]"#
+            ]),
+        Case(
+            name: "a returned redirect to a route in the same groups keeps their policies",
+            routes: """
+                options: { dispatchedSchemes: [https] }
+                routes:
+                  - { name: live.room, pattern: "myapp://live/:id", groups: [login, anti_addiction] }
+                  - { name: live.web, pattern: "myapp://live-web/:id", groups: [login, anti_addiction] }
+                  - { name: live.lite, pattern: "myapp://lite/:id", groups: [anti_addiction] }
+                """,
+            rules: """
+                group("anti_addiction", function() end)
+                group("login", function() return redirect("myapp://lite/1") end)
+                interceptor { name = "to-web", all = true, run = function(req, ctx)
+                  if ctx.web then return redirect("myapp://live-web/1") end
+                end }
+                """,
+            expected: []),
+        Case(
+            name: "a target built at run time or returned by a fallback is not judged",
+            routes: """
+                options: { dispatchedSchemes: [https] }
+                routes:
+                  - { name: live.room, pattern: "myapp://live/:id", groups: [anti_addiction] }
+                """,
+            rules: """
+                group("anti_addiction", function() end)
+                interceptor { name = "built", all = true, run = function(req, ctx)
+                  if ctx.hour >= 23 then return redirect("https://m.example.com/" .. req.path) end
+                end }
+                fallback(function(req, ctx) return redirect("https://m.example.com/missing") end)
+                """,
+            expected: []),
+        Case(
+            name:
+                "a returned redirect names up to three routes and groups, counts the rest, and follows declared redirects",
+            routes: """
+                routes:
+                  - { name: r1, pattern: "myapp://r1", groups: [g1, g2] }
+                  - { name: r2, pattern: "myapp://r2", groups: [g3] }
+                  - { name: r3, pattern: "myapp://r3", groups: [g4] }
+                  - { name: r4, pattern: "myapp://r4", groups: [g1] }
+                  - { name: r5, pattern: "myapp://r5", groups: [g2, g5] }
+                  - { name: new.home, pattern: "myapp://new-home", groups: [g5] }
+                """,
+            rules: """
+                for _, g in ipairs({ "g1", "g2", "g3", "g4", "g5" }) do group(g, function() end) end
+                redirect { from = "myapp://old-home", to = "myapp://new-home" }
+                interceptor { name = "maintenance", all = true, run = function(req, ctx)
+                  if ctx.maintenance then return redirect("myapp://old-home") end
+                end }
+                """,
+            expected: [
+                #"rules.lua:4:43: warning: interceptor "maintenance" runs before the group policies of every route and returns redirect("myapp://old-home"), which declared redirects take on to myapp://new-home, whose route "new.home" is not in "g1", "g2", "g3" and 1 more group: routes "r1", "r2", "r3" and 2 more routes lose the group policies of "g1", "g2", "g3" and 1 more group — to keep them, return the redirect from interceptors of those routes (routes = { "r1", "r2", "r3", … }), which run after the group policies, or add the route "new.home" to those groups [redirect-leaves-policies]"#
+            ]),
     ]
 
     /// Findings read from the code: the routes are one route, the manifest declares
@@ -351,6 +456,35 @@ import Testing
             findings.last?.description
                 == "\(bundle.directory)/rules.lua:22:3: error: 4981 more uses of undefined globals in this file are not listed — fix the ones above, then check again [undefined-global]"
         )
+    }
+
+    @Test func manyReturnedRedirectsListTwentyAndCountTheRestNamingThreeRoutesEach() throws {
+        // 300 global kill switches with targets and a group name far longer than a message
+        // shows, 2,000 guarded routes.
+        let long = String(repeating: "x", count: 5_000)
+        let group = String(repeating: "g", count: 5_000)
+        let routes =
+            "options: { dispatchedSchemes: [https] }\nroutes:\n"
+            + (1...2_000).map { "  - { name: r\($0), pattern: \"myapp://r\($0)\", groups: [\(group)] }" }.joined(
+                separator: "\n")
+        let rules =
+            "group(\"\(group)\", function() end)\n"
+            + (1...300).map {
+                "interceptor { name = \"k\($0)\", all = true, run = function() return redirect(\"https://m.example.com/\($0)/\(long)\") end }"
+            }.joined(separator: "\n")
+        let bundle = try Self.bundle(routes: routes, rules: rules)
+        defer { try? FileManager.default.removeItem(atPath: bundle.directory) }
+        let findings = try BundleChecker(bundle: bundle).check()
+        #expect(findings.count == 21)
+        #expect(findings.allSatisfy { $0.code == .redirectLeavesPolicies && $0.message.count < 600 })
+        #expect(
+            Self.render(Array(findings.prefix(1)), in: bundle.directory) == [
+                #"rules.lua:2:73: warning: interceptor "k1" runs before the group policies of every route and returns redirect("https://m.example.com/1/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"), which the https dispatcher opens, where no policy runs: routes "r1", "r2", "r3" and 1997 more routes lose the group policy of "\#(group.prefix(64))…" — to keep it, return the redirect from interceptors of those routes (routes = { "r1", "r2", "r3", … }), which run after the group policies [redirect-leaves-policies]"#
+            ])
+        #expect(
+            Self.render(Array(findings.suffix(1)), in: bundle.directory) == [
+                #"rules.lua:22:74: warning: 280 more redirects that leave group policies in this file are not listed — fix the ones above, then check again [redirect-leaves-policies]"#
+            ])
     }
 
     @Test(arguments: cases)

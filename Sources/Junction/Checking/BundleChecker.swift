@@ -9,7 +9,9 @@ package import JunctionLua
 /// - `redirect-to-nothing` (warning): a redirect's target matches no route, is of no
 ///   dispatched scheme and is not redirected further.
 /// - `redirect-leaves-policies` (warning): a declared redirect sends a route's URLs, before
-///   its group policies run, to a route outside those groups or to another stack.
+///   its group policies run, to a route outside those groups or to another stack; or a
+///   global interceptor or a group policy returns such a redirect, to a literal target,
+///   before policies of the route have run (``ReturnedRedirectPolicyCheck``).
 /// - `unreachable-route` (warning): higher-precedence routes take every URL of a route.
 /// - `group-without-policy` / `unused-group-policy` (warnings): a group routes list
 ///   without a `group()` policy, a policy for a group no route lists.
@@ -24,8 +26,8 @@ package import JunctionLua
 /// - `unknown-source` (error): `req.source` compared with a string that is none of the
 ///   bundle's sources (``UnknownSourceCheck``).
 ///
-/// The last three read the compiled code (``RuleAnalysis``); each reports at most
-/// ``FindingLimits/perFile`` findings per file, and counts the rest.
+/// The last three, and the returned redirects, read the compiled code (``RuleAnalysis``);
+/// each reports at most ``FindingLimits/perFile`` findings per file, and counts the rest.
 ///
 /// The checks try sample URLs in place of every URL: each parameter filled with values
 /// its type or regex accepts. They report the absence of something only when the
@@ -106,13 +108,18 @@ package struct BundleChecker: Sendable {
             return [
                 Finding(
                     .error, .loadError,
-                    "the checks of undefined globals, global assignments and request sources could not read the "
-                        + "rules' code: \(error.message) — the other checks ran; fix what stopped these and check again",
+                    "the checks of undefined globals, global assignments, request sources and returned redirects "
+                        + "could not read the rules' code: \(error.message) — the other checks ran; fix what stopped these and check again",
                     at: SourceLocation(file: lua.path(of: error.chunkName), line: error.line ?? 1, column: 1))
             ]
         }
         return UndefinedGlobalCheck(analysis: analysis, lua: lua).findings()
             + GlobalAssignmentCheck(analysis: analysis, lua: lua).findings()
             + UnknownSourceCheck(analysis: analysis, knownSources: bundle.manifest.knownSources, lua: lua).findings()
+            + ReturnedRedirectPolicyCheck(
+                analysis: analysis, declarations: bundle.declarations, routes: decider.routes,
+                redirects: decider.redirects, policyGroups: decider.plan.policyGroups,
+                maximumRedirects: decider.options.maximumRedirects, lua: lua
+            ).findings()
     }
 }

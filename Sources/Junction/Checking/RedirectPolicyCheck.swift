@@ -30,7 +30,7 @@ struct RedirectPolicyCheck {
             let matches = sampled.urls.compactMap { uri in table.matches(uri).first { $0.routeIndex == routeIndex } }
             for rule in rules {
                 for match in matches {
-                    guard let message = dropped(by: rule, for: match, in: table) else { continue }
+                    guard let message = dropped(by: rule, for: match) else { continue }
                     findings.append(
                         Finding(
                             .warning, .redirectLeavesPolicies, message,
@@ -44,51 +44,39 @@ struct RedirectPolicyCheck {
 
     /// The message when `rule`, taken for `match`, drops policies of the route the URL
     /// would have opened; `nil` when it keeps them or where it ends cannot be known.
-    private func dropped(by rule: RedirectRules.Rule, for match: RouteMatch, in table: RouteTable) -> String? {
+    private func dropped(by rule: RedirectRules.Rule, for match: RouteMatch) -> String? {
         guard let source = routes.match(match.uri) else { return nil }
         let route = routes.routes[source.routeIndex]
         let guarded = route.groups.filter(policyGroups.contains)
         guard !guarded.isEmpty else { return nil }
 
-        var target = redirects.target(of: rule, for: match)
-        var passed: [String] = []
-        var hops = 1
-        while true {
-            guard let uri = try? URI(target) else { return nil }
-            if let next = table.match(uri) {
-                // Another declared redirect takes it: follow it when nothing decides whether it applies.
-                guard hops < maximumRedirects, let further = redirects.rulesByRoute[next.routeIndex].first,
-                    further.condition == nil
-                else { return nil }
-                passed.append(target)
-                target = redirects.target(of: further, for: next)
-                hops += 1
-                continue
-            }
-            let start =
-                "redirect from \"\(rule.from)\" to \"\(rule.to)\" takes requests out of the "
-                + "group polic\(guarded.count == 1 ? "y" : "ies") \(Self.quoted(guarded)) of route \"\(route.name)\": "
-                + "\(match.uri.string) is redirected before any policy runs"
-                + (passed.isEmpty ? "" : " (through \(passed.joined(separator: ", ")))")
-            let fix =
-                "; to keep \(guarded.count == 1 ? "it" : "them"), redirect from an interceptor of \"\(route.name)\" "
-                + "(it runs after the group policies)"
-            if let reached = routes.match(uri) {
-                let destination = routes.routes[reached.routeIndex]
-                let lost = guarded.filter { !destination.groups.contains($0) }
-                guard !lost.isEmpty else { return nil }
-                return start
-                    + " to \(target), whose route \"\(destination.name)\" is not in \(Self.quoted(lost))\(fix), "
-                    + "or add the route \"\(destination.name)\" to \(lost.count == 1 ? "that group" : "those groups")"
-            }
-            guard let scheme = uri.scheme?.lowercased(), routes.options.dispatchedSchemes.contains(scheme) else {
-                return nil  // unmatched: redirect-to-nothing reports it
-            }
-            return start + " to \(target), which the \(scheme) dispatcher opens, where no policy runs\(fix)"
+        guard
+            let landing = RedirectLanding(
+                redirects.target(of: rule, for: match), hops: 1, routes: routes, redirects: redirects,
+                maximumRedirects: maximumRedirects)
+        else { return nil }
+        let through = landing.passed
+        let start =
+            "redirect from \"\(rule.from)\" to \"\(rule.to)\" takes requests out of the "
+            + "group polic\(guarded.count == 1 ? "y" : "ies") \(Self.quoted(guarded)) of route \"\(route.name)\": "
+            + "\(match.uri.string) is redirected before any policy runs"
+            + (through.isEmpty ? "" : " (through \(through.joined(separator: ", ")))")
+        let fix =
+            "; to keep \(guarded.count == 1 ? "it" : "them"), redirect from an interceptor of \"\(route.name)\" "
+            + "(it runs after the group policies)"
+        switch landing.place {
+        case .route(let destination):
+            let lost = guarded.filter { !destination.groups.contains($0) }
+            guard !lost.isEmpty else { return nil }
+            return start
+                + " to \(landing.url), whose route \"\(destination.name)\" is not in \(Self.quoted(lost))\(fix), "
+                + "or add the route \"\(destination.name)\" to \(lost.count == 1 ? "that group" : "those groups")"
+        case .dispatcher(let scheme):
+            return start + " to \(landing.url), which the \(scheme) dispatcher opens, where no policy runs\(fix)"
         }
     }
 
-    private static func quoted(_ groups: [String]) -> String {
+    static func quoted(_ groups: [String]) -> String {
         UnreachableRouteCheck.list(groups.map { "\"\($0)\"" })
     }
 }

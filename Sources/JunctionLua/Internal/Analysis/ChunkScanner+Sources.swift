@@ -9,21 +9,33 @@ extension ChunkScanner {
     /// - Parameters:
     ///   - sources: The bundle's files, in their order.
     ///   - names: What the sealed bundle defines.
+    ///   - declared: Where each declared function is, by its index: the literal targets
+    ///     of the `redirect` calls in the function of that span are its
+    ///     ``RuleAnalysis/redirectTargets``.
     /// - Returns: What the files' code uses, file by file in their order, by line.
     /// - Throws: `LuaError` when a file no longer compiles or its chunk cannot be read.
-    static func analyze(_ sources: [RuleSource], names: GlobalNames) throws(LuaError) -> RuleAnalysis {
+    static func analyze(
+        _ sources: [RuleSource], names: GlobalNames, declared: [Int: FunctionSpan] = [:]
+    ) throws(LuaError) -> RuleAnalysis {
         guard let state = luaL_newstate() else {
             throw LuaError(
                 code: .memory, chunkName: "bundle", line: nil, message: "not enough memory to analyse the rules")
         }
         defer { lua_close(state) }
         var analysis = RuleAnalysis()
+        var functionRedirects: [FunctionSpan: [RuleAnalysis.Use]] = [:]
         for source in sources {
             var scanner = ChunkScanner(names: names, file: source.name)
             try scanner.compileAndScan(source, in: state)
             analysis.undefinedGlobals += scanner.analysis.undefinedGlobals.sorted { $0.line < $1.line }
             analysis.undefinedFields += scanner.analysis.undefinedFields.sorted { $0.line < $1.line }
             analysis.sourceComparisons += scanner.analysis.sourceComparisons.sorted { $0.line < $1.line }
+            // Files of one name are one file to a declared function's span: keep neither.
+            functionRedirects.merge(scanner.functionRedirects) { _, _ in [] }
+        }
+        for (index, span) in declared {
+            guard let redirects = functionRedirects[span], !redirects.isEmpty else { continue }
+            analysis.redirectTargets[index] = Self.unique(redirects)
         }
         analysis.undefinedGlobals = Self.unique(analysis.undefinedGlobals)
         analysis.undefinedFields = Self.unique(analysis.undefinedFields)

@@ -1,7 +1,8 @@
 /// Reads the compiled chunk of one bundle file, every function in it at any depth, for
 /// what `junction check` reports from code (``RuleAnalysis``): global names read that no
-/// one defines, fields read that a sandbox library lacks, and the string literals
-/// `req.source` is compared with.
+/// one defines, fields read that a sandbox library lacks, the string literals
+/// `req.source` is compared with, and the literal targets of the sandbox's `redirect`
+/// each function calls in its own body (``functionRedirects``).
 ///
 /// Lua's compiler names every global it reads in the instruction that reads it: a global
 /// is a field of `_ENV`, the chunk's first upvalue, read with a constant key
@@ -14,10 +15,12 @@
 /// Within a run of instructions that no jump enters, the scanner knows what some
 /// registers hold — the environment, a global's value, a string constant, `req`,
 /// `req.source` — and so sees `url.encdoe` (`GETFIELD` on `url`'s value),
-/// `_G.rolout`, and `req.source == "pusj"` (`EQK`, or `EQ` with the literal in a
-/// register). Where jumps meet, it forgets them, except a local that holds `req.source`
-/// for its whole life (`local s = req.source`: nothing else writes its register, no
-/// closure captures it). `req` is a local, parameter or upvalue of that name.
+/// `_G.rolout`, `req.source == "pusj"` (`EQK`, or `EQ` with the literal in a
+/// register) and `redirect("https://…")` (a call of `redirect`'s value with a string
+/// constant in its first argument's register, whose result is used). Where jumps meet,
+/// it forgets them, except a local that holds `req.source` for its whole life
+/// (`local s = req.source`: nothing else writes its register, no closure captures it).
+/// `req` is a local, parameter or upvalue of that name.
 ///
 /// Its work is linear in the size of the chunk, which the engine's memory limit bounds:
 /// the same text compiled within it when the bundle loaded.
@@ -27,6 +30,11 @@ struct ChunkScanner {
     /// The file scanned, as findings name it.
     let file: String
     private(set) var analysis = RuleAnalysis()
+    /// The literal targets of the `redirect` calls in the own body of each function the
+    /// chunk defines (its main function aside), by the function's span. A span that
+    /// functions with different calls share has none: which one a declared function is
+    /// cannot be told.
+    private(set) var functionRedirects: [FunctionSpan: [RuleAnalysis.Use]] = [:]
 
     init(names: GlobalNames, file: String) {
         self.names = names
@@ -78,7 +86,7 @@ struct ChunkScanner {
     private mutating func prototype(in reader: inout ChunkReader, parentUpvalues: [Bool]?) throws -> [Capture] {
         _ = try reader.string()  // source
         let lineDefined = try reader.size()
-        _ = try reader.size()  // lastlinedefined
+        let lastLineDefined = try reader.size()
         try reader.skip(2)  // numparams, is_vararg
         let registers = Int(try reader.byte())
         let codeCount = try reader.size()
@@ -118,7 +126,17 @@ struct ChunkScanner {
             environment: environment, upvalueNames: upvalueNames, nested: nested, locals: Self.placed(locals),
             lines: LineCursor(
                 bytes: reader.bytes, deltas: deltas, count: deltaCount, absolute: absolute, lineDefined: lineDefined))
-        try body.scan(names: names, file: file, into: &analysis)
+        var redirects: [RuleAnalysis.Use] = []
+        try body.scan(names: names, file: file, into: &analysis, redirects: &redirects)
+        if parentUpvalues != nil {
+            let span = FunctionSpan(file: file, lineDefined: lineDefined, lastLineDefined: lastLineDefined)
+            // Once emptied for a conflict, only more functions without calls agree with it.
+            if let other = functionRedirects[span] {
+                if other != redirects { functionRedirects[span] = [] }
+            } else {
+                functionRedirects[span] = redirects
+            }
+        }
         return captures
     }
 
@@ -156,7 +174,15 @@ struct ChunkScanner {
 
         func constant(_ index: Int) -> String? { index < constants.count ? constants[index] : nil }
 
-        func scan(names: GlobalNames, file: String, into analysis: inout RuleAnalysis) throws {
+        /// Scans the body, adding what it finds to `analysis`, and the literal targets of
+        /// the `redirect` calls whose result it uses to `redirects`.
+        func scan(
+            names: GlobalNames, file: String, into analysis: inout RuleAnalysis, redirects: inout [RuleAnalysis.Use]
+        ) throws {
+            // The sandbox's verdict constructor, unless the bundle defines a global of that name.
+            let redirect: Held? =
+                names.sandbox.contains("redirect") && !names.bundle.contains("redirect")
+                ? .global("redirect") : nil
             var lines = self.lines
             var entered = [Bool](repeating: false, count: count)
             for pc in 0..<count {
@@ -209,6 +235,7 @@ struct ChunkScanner {
                 let instruction = instruction(at: pc)
                 var result = Held.unknown
                 var use: (kind: Use, name: String)?
+                var redirectTarget: String?
 
                 func read(global name: String) {
                     if !names.defines(name) { use = (.global, name) }
@@ -272,6 +299,15 @@ struct ChunkScanner {
                             captured[capture.index] = true
                         }
                     }
+                case .call?, .tailCall?:
+                    // B - 1 arguments (B = 0: up to the top) and C - 1 results: a call with
+                    // no argument, or whose result is dropped, returns no target.
+                    if instruction.b != 1, instruction.opcode == .tailCall || instruction.c != 1,
+                        holds(instruction.a) == redirect,
+                        case .text(let index) = holds(instruction.a + 1)
+                    {
+                        redirectTarget = constant(index)
+                    }
                 case .equal?:
                     switch (holds(instruction.a), holds(instruction.b)) {
                     case (.requestSource, .text(let index)), (.text(let index), .requestSource):
@@ -282,6 +318,9 @@ struct ChunkScanner {
                     break
                 }
 
+                if let redirectTarget {
+                    redirects.append(RuleAnalysis.Use(name: redirectTarget, file: file, line: try lines.line(at: pc)))
+                }
                 if let (kind, name) = use {
                     let line = try lines.line(at: pc)
                     switch kind {
