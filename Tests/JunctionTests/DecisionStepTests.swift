@@ -102,6 +102,30 @@ import Testing
         #expect(step.detail == place.continuing, "\(step)")
     }
 
+    /// A rule stopped by its budget — its own, or the decision's — is traced at its
+    /// declaration, and its error names the line that was running, wherever it runs.
+    @Test(arguments: places)
+    func aBudgetErrorNamesTheLineRunningAndTheStepItsRule(_ place: Place) throws {
+        // Each copy is four lines: the declaration, a local, the loop, the end.
+        let body = "\n  local n = 0\n  while true do n = n + 1 end\n"
+        let own = try Self.decider(rules: place.rules(body), onError: "continue").decide(RouteRequest(place.url))
+        let stopped = try #require(own.trace.steps.first { $0.error != nil }, "\(Self.describe(own))")
+        #expect(stopped.location == "rules.lua:1", "\(stopped)")
+        #expect(
+            stopped.error
+                == "rules.lua:3: instruction budget of 100000 exceeded; the rule runs too long (a loop that never ends?)",
+            "\(stopped)")
+
+        let shared = try Self.decider(rules: place.rules(body, copies: 2), onError: "continue")
+            .decide(RouteRequest(place.url))
+        let last = try #require(shared.trace.steps.last)
+        #expect(last.location == "rules.lua:5", "\(last)")
+        #expect(
+            last.error
+                == "rules.lua:7: the decision's budget of 150000 instructions is spent; every rule a decision runs "
+                + "shares it (SandboxLimits.decisionInstructions)", "\(last)")
+    }
+
     /// Two rules that each spin until stopped cross the decision's budget of 150,000
     /// instructions, wherever they run: the decision ends, whatever `on_error` says,
     /// and the trace says so in the same words.
