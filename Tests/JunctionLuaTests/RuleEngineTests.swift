@@ -251,6 +251,19 @@ import JunctionTestSupport
                 == "\(place): instruction budget of 10000 exceeded; the rule runs too long (a loop that never ends?)")
     }
 
+    /// The time backstop, too, names the line running when the time ran out (the clock is
+    /// read every thousand instructions: a nanosecond has passed at the second reading).
+    @Test func namesTheLineRunningWhenTheTimeRunsOut() throws {
+        let engine = try Self.engine(
+            "function rule()\n  local n = 0\n  while true do n = n + 1 end\nend",
+            limits: SandboxLimits(instructions: 100_000_000, decisionTime: .nanoseconds(1)))
+        let error = #expect(throws: LuaError.self) { try engine.evaluate("rule") }
+        #expect(error?.code == .timeLimit)
+        #expect(
+            error?.description.hasPrefix("rules/main.lua:3: ran longer than the time limit of ") == true,
+            "\(error?.description ?? "")")
+    }
+
     /// The one place a budget error cannot name the line running: the heap grew past the
     /// budget (each new block is charged), and Lua raised the memory error the spent
     /// budget turns into before any line was read.
