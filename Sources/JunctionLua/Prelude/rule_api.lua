@@ -155,23 +155,27 @@ return {
       error("redirect(url [, params] [, { keep_query = true }]) takes the URL to open instead, "
         .. "or redirect{ from = ..., to = ... } declares a redirect", 2)
     end
-    local kind = type(params)
-    if params ~= nil and kind ~= "table" and kind ~= "userdata" then
-      error("redirect: params must be a table", 2)
-    end
     local keep_query
+    if params ~= nil then
+      local kind = type(params)
+      if kind == "table" then
+        if options == nil and params.keep_query ~= nil then
+          -- Options in place of params: only if every key is one.
+          for key in next, params do
+            if key ~= "keep_query" then
+              error("redirect: the table mixes keep_query with params; give them apart: "
+                .. "redirect(url, params, { keep_query = true })", 2)
+            end
+          end
+          keep_query, params = redirect_options(params), nil
+        end
+      elseif kind ~= "userdata" then
+        error("redirect: params must be a table", 2)
+      end
+    end
     if options ~= nil then
       if type(options) ~= "table" then error("redirect: options must be a table such as { keep_query = true }", 2) end
       keep_query = redirect_options(options)
-    elseif kind == "table" and params.keep_query ~= nil then
-      -- Options in place of params: only if every key is one.
-      for key in next, params do
-        if key ~= "keep_query" then
-          error("redirect: the table mixes keep_query with params; give them apart: "
-            .. "redirect(url, params, { keep_query = true })", 2)
-        end
-      end
-      keep_query, params = redirect_options(params), nil
     end
     return { [KIND] = REDIRECT, [URL] = target, [PARAMS] = params, [KEEP_QUERY] = keep_query }
   end),
