@@ -4,7 +4,7 @@ public import JunctionCore
 /// and fallbacks, in declaration order. Functions are named by their index in the
 /// engine (``RuleEngine/evaluate(declared:arguments:)``); `location` is `"file.lua:12"`.
 public struct RuleDeclarations: Sendable, Hashable {
-    /// `redirect { from = PATTERN, to = TEMPLATE, when = fn?, keep_query = bool? }`
+    /// `redirect { from = PATTERN, to = TEMPLATE, when = fn?, keep_query = bool?, on_error = policy? }`
     public struct Redirect: Sendable, Hashable {
         /// The pattern of URLs to redirect.
         public var from: String
@@ -14,6 +14,8 @@ public struct RuleDeclarations: Sendable, Hashable {
         public var condition: Int?
         /// Whether the original query is carried over.
         public var keepQuery: Bool
+        /// What a failing `when` does, when the redirect says; else the bundle's `on_error`.
+        public var onError: RuleErrorPolicy?
         /// Where it was declared.
         public var location: String
     }
@@ -96,7 +98,8 @@ public struct RuleDeclarations: Sendable, Hashable {
         redirects = list("redirects").map {
             Redirect(
                 from: text($0, "from"), to: text($0, "to"), condition: number($0, "when"),
-                keepQuery: $0["keep_query"] == .bool(true), location: text($0, "at"))
+                keepQuery: $0["keep_query"] == .bool(true), onError: RuleErrorPolicy(rawValue: text($0, "on_error")),
+                location: text($0, "at"))
         }
         interceptors = list("interceptors").map { fields in
             func strings(_ key: String) -> [String]? {

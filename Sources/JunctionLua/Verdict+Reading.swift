@@ -33,7 +33,9 @@ extension Verdict {
         switch kind {
         case VerdictTable.redirect:
             guard let url = string(VerdictTable.url) else { throw invalid("redirect() needs a URL") }
-            self = .redirect(url: url, params: table(VerdictTable.params))
+            self = .redirect(
+                url: url, params: table(VerdictTable.params),
+                keepQuery: fields[VerdictTable.keepQuery.key] == .bool(true))
         case VerdictTable.reject:
             let code: Int? = if case .int(let number)? = fields[VerdictTable.code.key] { Int(number) } else { nil }
             self = .reject(reason: string(VerdictTable.reason) ?? "", code: code)

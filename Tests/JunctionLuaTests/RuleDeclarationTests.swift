@@ -11,7 +11,7 @@ import Testing
         let engine = try Self.engine(
             """
             redirect { from = "myapp://old/:id", to = "myapp://new/{id}", keep_query = true }
-            redirect { from = "myapp://crashy", to = "https://m.example.com/crashy",
+            redirect { from = "myapp://crashy", to = "https://m.example.com/crashy", on_error = "continue",
                        when = function(req, ctx) return ctx.app_version == "5.2.0" end }
 
             interceptor { name = "audit", all = true, priority = 10, on_error = "continue",
@@ -28,6 +28,7 @@ import Testing
         #expect(declarations.redirects.map(\.from) == ["myapp://old/:id", "myapp://crashy"])
         #expect(declarations.redirects[0].keepQuery && declarations.redirects[0].condition == nil)
         #expect(declarations.redirects[1].location == "rules/policy.lua:2")
+        #expect(declarations.redirects.map(\.onError) == [nil, .continue])
         #expect(declarations.interceptors.map(\.name) == ["audit", "orders", "wallet", "old"])
         #expect(declarations.interceptors[0].scope == .all && declarations.interceptors[0].priority == 10)
         #expect(declarations.interceptors[0].onError == .continue)
@@ -63,6 +64,22 @@ import Testing
         (
             "return redirect(\"myapp://a\", { from = \"rule\" })",
             Verdict.redirect(url: "myapp://a", params: ["from": "rule"])
+        ),
+        // Options: a third argument, or the second when it holds options only.
+        ("return redirect(\"myapp://a\", { keep_query = true })", Verdict.redirect(url: "myapp://a", keepQuery: true)),
+        ("return redirect(\"myapp://a\", { keep_query = false })", Verdict.redirect(url: "myapp://a")),
+        (
+            "return redirect(\"myapp://a\", { from = \"rule\" }, { keep_query = true })",
+            Verdict.redirect(url: "myapp://a", params: ["from": "rule"], keepQuery: true)
+        ),
+        (
+            "return redirect(\"myapp://a\", nil, { keep_query = true })",
+            Verdict.redirect(url: "myapp://a", keepQuery: true)
+        ),
+        // With a third argument the second is params, whatever its keys: a param named keep_query.
+        (
+            "return redirect(\"myapp://a\", { keep_query = true }, {})",
+            Verdict.redirect(url: "myapp://a", params: ["keep_query": true])
         ),
         ("return gate(\"myapp://login\", { resume = false })", Verdict.gate(url: "myapp://login", resume: false)),
         ("return reject(\"no\")", Verdict.reject(reason: "no", code: nil)),
@@ -124,8 +141,18 @@ import Testing
         ),
         ("redirect { from = \"/a\" }", "redirect: missing to (string)"),
         (
+            "redirect { from = \"/a\", to = \"/b\", on_error = \"ignore\" }",
+            "redirect: on_error must be \"continue\" or \"reject\", not \"ignore\""
+        ),
+        (
+            "redirect { from = \"/a\", to = \"/b\", on_error = true }",
+            "redirect: on_error must be a string, not a boolean"
+        ),
+        ("redirect { from = \"/a\", to = \"/b\", onerror = \"continue\" }", "redirect: unknown field onerror"),
+        (
             "redirect(42)",
-            "redirect(url [, params]) takes the URL to open instead, or redirect{ from = ..., to = ... } declares a redirect"
+            "redirect(url [, params] [, { keep_query = true }]) takes the URL to open instead, "
+                + "or redirect{ from = ..., to = ... } declares a redirect"
         ),
         (
             "group(\"login\", print)\ngroup(\"login\", print)",
@@ -137,6 +164,34 @@ import Testing
         let error = #expect(throws: LuaError.self) { try Self.engine(text) }
         #expect(error?.chunkName == "rules/policy.lua")
         #expect(error?.message == message, "\(error?.description ?? "")")
+    }
+
+    /// A redirect verdict's options are refused when they are not what they must be, and a
+    /// table that could be params or options is an error rather than a guess.
+    @Test(arguments: [
+        (
+            "redirect(\"myapp://a\", { keep_query = true, id = 7 })",
+            "redirect: the table mixes keep_query with params; give them apart: redirect(url, params, { keep_query = true })"
+        ),
+        (
+            "redirect(\"myapp://a\", {}, { keep_qeury = true })",
+            "redirect: unknown option keep_qeury; the options are { keep_query = true }"
+        ),
+        (
+            "redirect(\"myapp://a\", { keep_query = \"yes\" })",
+            "redirect: keep_query must be true or false, not a string"
+        ),
+        (
+            "redirect(\"myapp://a\", nil, { keep_query = 1 })",
+            "redirect: keep_query must be true or false, not a number"
+        ),
+        ("redirect(\"myapp://a\", {}, true)", "redirect: options must be a table such as { keep_query = true }"),
+        ("redirect(\"myapp://a\", 42)", "redirect: params must be a table"),
+    ])
+    func refusesRedirectOptionsThatAreNotOptions(_ call: String, _ message: String) throws {
+        let engine = try Self.engine("function rule(req, ctx)\n  local verdict = \(call)\n  return verdict\nend")
+        let error = #expect(throws: LuaError.self) { try engine.evaluate("rule", arguments: [[:], [:]]) }
+        #expect(error?.description == "rules/policy.lua:2: \(message)")
     }
 
     @Test func refusesDeclarationsWhileRulesRun() throws {

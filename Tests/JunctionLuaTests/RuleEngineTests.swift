@@ -215,6 +215,70 @@ import JunctionTestSupport
         #expect(loop?.chunkName == "rules/spin.lua")
     }
 
+    /// A rule stopped by its budget is placed at the line that was running then — not
+    /// where its function starts —, wherever that line is: in the rule, in a function it
+    /// called (in another file too, or through a tail call), under a `pcall`, in a library
+    /// function charged for its work, in a chunk the rule compiled. Only when the heap grew
+    /// past the budget and Lua raised before any line could be read does the error fall
+    /// back to where the function starts, and say why.
+    @Test(arguments: [
+        ("function rule()\n  local n = 0\n  while true do n = n + 1 end\nend", "main.lua:3"),
+        ("local function spin()\n  while true do end\nend\nfunction rule()\n  spin()\nend", "main.lua:2"),
+        ("local function spin()\n  while true do end\nend\nfunction rule()\n  return spin()\nend", "main.lua:2"),
+        ("function rule()\n  return spin_elsewhere()\nend", "lib.lua:3"),
+        ("function rule()\n  local ok = pcall(function() while true do end end)\n  return ok\nend", "main.lua:2"),
+        (
+            "function rule()\n  local ok = xpcall(function() while true do end end, print)\n  return ok\nend",
+            "main.lua:2"
+        ),
+        ("function rule()\n  local x = 1\n  return string.rep('x', 100000)\nend", "main.lua:3"),
+        ("function rule()\n  while true do\n    for _ in pairs({ 1, 2 }) do end\n  end\nend", "main.lua:3"),
+        ("function rule()\n  return load('local n = 0\\nwhile true do end')()\nend", "(load):2"),
+    ])
+    func namesTheLineRunningWhenTheBudgetRunsOut(_ rule: String, _ place: String) throws {
+        let engine = try RuleEngine(
+            sources: [
+                RuleSource(
+                    name: "lib.lua",
+                    text: "-- a helper in another file\nfunction spin_elsewhere()\n  while true do end\nend"),
+                RuleSource(name: "main.lua", text: rule),
+            ],
+            limits: SandboxLimits(instructions: 10_000, decisionTime: .seconds(120)))
+        let error = #expect(throws: LuaError.self) { try engine.evaluate("rule") }
+        #expect(error?.code == .instructionBudget)
+        #expect(
+            error?.description
+                == "\(place): instruction budget of 10000 exceeded; the rule runs too long (a loop that never ends?)")
+    }
+
+    /// The time backstop, too, names the line running when the time ran out (the clock is
+    /// read every thousand instructions: a nanosecond has passed at the second reading).
+    @Test func namesTheLineRunningWhenTheTimeRunsOut() throws {
+        let engine = try Self.engine(
+            "function rule()\n  local n = 0\n  while true do n = n + 1 end\nend",
+            limits: SandboxLimits(instructions: 100_000_000, decisionTime: .nanoseconds(1)))
+        let error = #expect(throws: LuaError.self) { try engine.evaluate("rule") }
+        #expect(error?.code == .timeLimit)
+        #expect(
+            error?.description.hasPrefix("rules/main.lua:3: ran longer than the time limit of ") == true,
+            "\(error?.description ?? "")")
+    }
+
+    /// The one place a budget error cannot name the line running: the heap grew past the
+    /// budget (each new block is charged), and Lua raised the memory error the spent
+    /// budget turns into before any line was read.
+    @Test func placesABudgetErrorRaisedWhileTheHeapGrewWhereTheFunctionStarts() throws {
+        let engine = try Self.engine(
+            "local x = 1\nfunction rule()\n  local s = 'x'\n  for _ = 1, 20 do s = s .. s end\nend",
+            limits: SandboxLimits(instructions: 10_000, decisionTime: .seconds(120)))
+        let error = #expect(throws: LuaError.self) { try engine.evaluate("rule") }
+        #expect(
+            error?.description
+                == "rules/main.lua:2: instruction budget of 10000 exceeded; the rule runs too long "
+                + "(a loop that never ends?) (the line where the function starts: the budget ran out where no "
+                + "line of a rule was running, such as while the heap grew)")
+    }
+
     @Test func namesAnUnknownFunction() throws {
         let engine = try Self.engine("function known() end")
         let error = #expect(throws: LuaError.self) { try engine.evaluate("unknown") }

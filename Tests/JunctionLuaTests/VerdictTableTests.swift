@@ -18,7 +18,7 @@ import Testing
     @Test func theFieldsOfATableHaveKeysOfTheirOwn() {
         let fields = [
             VerdictTable.kind, VerdictTable.url, VerdictTable.params, VerdictTable.reason, VerdictTable.code,
-            VerdictTable.resume, VerdictTable.value,
+            VerdictTable.resume, VerdictTable.value, VerdictTable.keepQuery,
         ].map(\.key)
         #expect(Set(fields).count == fields.count, "\(fields)")
         #expect(fields.allSatisfy { field in Self.names.contains { $0.key == field } })

@@ -93,7 +93,8 @@ import Testing
         Call(expression: "url.decode(big)", atLeast: 100_000),
         Call(expression: "url.parse(p)", setup: "local p = 'https://h/' .. big", atLeast: 150_000),
         Call(expression: "url.build{ host = 'h', path = '/' .. big }", atLeast: 100_000),
-        Call(expression: "version.compare(v, v)", setup: "local v = '1.2.3-' .. big", atLeast: 100_000),
+        // a version is at most 256 bytes: a longer one is an error, charged for the bytes it passed
+        Call(expression: "pcall(version.compare, v, v)", setup: "local v = '1.2.3-' .. big", atLeast: 100_000),
         Call(expression: "rollout(big, 'user-1', 50)", atLeast: 50_000),
     ])
     func chargesEachFunctionByItsWork(_ call: Call) throws {

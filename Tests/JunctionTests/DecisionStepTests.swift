@@ -102,6 +102,30 @@ import Testing
         #expect(step.detail == place.continuing, "\(step)")
     }
 
+    /// A rule stopped by its budget — its own, or the decision's — is traced at its
+    /// declaration, and its error names the line that was running, wherever it runs.
+    @Test(arguments: places)
+    func aBudgetErrorNamesTheLineRunningAndTheStepItsRule(_ place: Place) throws {
+        // Each copy is four lines: the declaration, a local, the loop, the end.
+        let body = "\n  local n = 0\n  while true do n = n + 1 end\n"
+        let own = try Self.decider(rules: place.rules(body), onError: "continue").decide(RouteRequest(place.url))
+        let stopped = try #require(own.trace.steps.first { $0.error != nil }, "\(Self.describe(own))")
+        #expect(stopped.location == "rules.lua:1", "\(stopped)")
+        #expect(
+            stopped.error
+                == "rules.lua:3: instruction budget of 100000 exceeded; the rule runs too long (a loop that never ends?)",
+            "\(stopped)")
+
+        let shared = try Self.decider(rules: place.rules(body, copies: 2), onError: "continue")
+            .decide(RouteRequest(place.url))
+        let last = try #require(shared.trace.steps.last)
+        #expect(last.location == "rules.lua:5", "\(last)")
+        #expect(
+            last.error
+                == "rules.lua:7: the decision's budget of 150000 instructions is spent; every rule a decision runs "
+                + "shares it (SandboxLimits.decisionInstructions)", "\(last)")
+    }
+
     /// Two rules that each spin until stopped cross the decision's budget of 150,000
     /// instructions, wherever they run: the decision ends, whatever `on_error` says,
     /// and the trace says so in the same words.
@@ -172,6 +196,47 @@ import Testing
                 interceptor { name = 'seen', route = 'home', run = function(req) return respond(req.url .. ' ' .. req.params.from) end }
                 """, "myapp://r/1", #"respond "myapp://home r" via 1"#
             ),
+            // keep_query carries the query of the URL being decided onto the target, after the
+            // target's own and before its fragment: a name in both reads as the target's.
+            (
+                """
+                interceptor { name = 'move', route = 'r', run = function() return redirect('myapp://home?x=9#top', { keep_query = true }) end }
+                interceptor { name = 'seen', route = 'home', run = function(req) return respond(req.url .. ' ' .. req.query.x) end }
+                """, "myapp://r/1?x=1&y=a%20b", #"respond "myapp://home?x=9&x=1&y=a%20b#top 9" via 1"#
+            ),
+            // With params too, and with req.params itself as the params.
+            (
+                """
+                interceptor { name = 'move', route = 'r', run = function() return redirect('myapp://home', { from = 'r' }, { keep_query = true }) end }
+                interceptor { name = 'seen', route = 'home', run = function(req) return respond(req.url .. ' ' .. req.params.from) end }
+                """, "myapp://r/1?x=1", #"respond "myapp://home?x=1 r" via 1"#
+            ),
+            (
+                """
+                interceptor { name = 'move', route = 'r', run = function(req) return redirect('myapp://home', req.params, { keep_query = true }) end }
+                interceptor { name = 'seen', route = 'home', run = function(req) return respond(req.url .. ' ' .. req.params.n) end }
+                """, "myapp://r/7?x=1", #"respond "myapp://home?x=1 7" via 1"#
+            ),
+            // A fallback keeps the query of the URL no route took; a URL without one keeps nothing.
+            (
+                """
+                fallback(function(req) return redirect('myapp://home', { keep_query = true }) end)
+                interceptor { name = 'seen', route = 'home', run = function(req) return respond(req.url) end }
+                """, "myapp://nowhere?a=1", #"respond "myapp://home?a=1" via 1"#
+            ),
+            (
+                """
+                fallback(function(req) return redirect('myapp://home', { keep_query = true }) end)
+                interceptor { name = 'seen', route = 'home', run = function(req) return respond(req.url) end }
+                """, "myapp://nowhere", #"respond "myapp://home" via 1"#
+            ),
+            // keep_query = false, or no options, carries no query.
+            (
+                """
+                interceptor { name = 'move', route = 'r', run = function() return redirect('myapp://home', { keep_query = false }) end }
+                interceptor { name = 'seen', route = 'home', run = function(req) return respond(req.url) end }
+                """, "myapp://r/1?x=1", #"respond "myapp://home" via 1"#
+            ),
         ] as [(String, String, String)])
     func eachRuleReadsTheRequestAsItStandsAtItsStep(rules: String, url: String, expected: String) throws {
         let decision = try Self.decider(rules: rules).decide(RouteRequest(url))
@@ -206,9 +271,40 @@ import Testing
                     "fallback (rules.lua:1) → next",
                 ]
             ),
+            // A redirect verdict that keeps the query shows where it leads.
+            (
+                "interceptor { name = 'move', route = 'r', run = function() return redirect('myapp://home', { keep_query = true }) end }",
+                "myapp://r/1?x=1",
+                [
+                    "match r: myapp://r/:n",
+                    "route move (rules.lua:1) → redirect myapp://home?x=1 (keep_query)",
+                    "match home: myapp://home",
+                ]
+            ),
         ] as [(String, String, [String])])
     func eachStepIsTraced(rules: String, url: String, expected: [String]) throws {
         let decision = try Self.decider(rules: rules).decide(RouteRequest(url))
         #expect(decision.trace.steps.map(\.description) == expected)
+    }
+
+    /// A redirect's own `on_error` decides what its failing `when` does, over the bundle's;
+    /// without one, the bundle's applies.
+    @Test(
+        arguments: [
+            ("reject", "on_error = 'continue',", "open r", "on_error = continue: not taken"),
+            ("continue", "on_error = 'reject',", "reject rule_failed 500", "on_error = reject"),
+            ("continue", "", "open r", "on_error = continue: not taken"),
+            ("reject", "", "reject rule_failed 500", "on_error = reject"),
+        ] as [(String, String, String, String)])
+    func aRedirectsOwnOnErrorDecidesWhatItsFailingWhenDoes(
+        bundle: String, own: String, outcome: String, detail: String
+    ) throws {
+        let rules =
+            "redirect { from = 'myapp://r/:n', to = 'myapp://home', \(own) when = function() error('boom') end }"
+        let decision = try Self.decider(rules: rules, onError: bundle).decide(RouteRequest("myapp://r/1"))
+        #expect(Self.summary(decision) == outcome, "\(Self.describe(decision))")
+        let failed = try #require(decision.trace.steps.first)
+        #expect(
+            failed.description == "redirect myapp://r/:n (rules.lua:1): \(detail) ✗ rules.lua:1: boom", "\(failed)")
     }
 }

@@ -276,7 +276,7 @@ struct DecisionRun {
 
     /// What `verdict`, returned by `step`, means; records the step.
     private mutating func conclude(
-        _ step: PolicyStep, _ verdict: Verdict, from ruleRequest: RuleRequest, instructions: Int
+        _ step: PolicyStep, _ verdict: consuming Verdict, from ruleRequest: RuleRequest, instructions: Int
     ) -> Conclusion {
         // What a verdict carries is measured where its values are bound: most carry none.
         let conclusion: Conclusion
@@ -295,9 +295,14 @@ struct DecisionRun {
             }
             size = RuleValue.payloadBytes(of: params)
             conclusion = .rewrite(params)
-        case .redirect(let url, let params):
-            size = url.utf8.count + RuleValue.payloadBytes(of: params)
-            conclusion = .end(.redirected(to: url, params: params))
+        case .redirect(let url, let params, let keepQuery):
+            var target = url
+            if keepQuery, let uri {
+                target = RedirectRules.keepingQuery(of: uri, in: url)
+                verdict = .redirect(url: target, params: params, keepQuery: true)  // the trace shows where it leads
+            }
+            size = target.utf8.count + RuleValue.payloadBytes(of: params)
+            conclusion = .end(.redirected(to: target, params: params))
         case .reject(let reason, let code):
             size = reason.utf8.count
             conclusion = .end(.decided(.reject(Rejection(.rule, reason: reason, code: code, rule: step.name))))

@@ -38,8 +38,8 @@ final class PolicyStep: Sendable {
     let location: String
     /// Higher first, within its stage.
     let priority: Int
-    /// What a failure does: an interceptor's own `on_error` (Lua or Swift); group
-    /// policies, fallbacks and redirects declare none and take the bundle's.
+    /// What a failure does: an interceptor's or a redirect's own `on_error` (Lua or
+    /// Swift), else the bundle's; group policies and fallbacks declare none.
     let onError: RuleErrorPolicy
     /// What runs.
     let body: Body

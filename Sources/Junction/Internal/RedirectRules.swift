@@ -26,8 +26,8 @@ final class RedirectRules: Sendable {
     /// - Parameters:
     ///   - declarations: The bundle's redirects.
     ///   - options: The route table's options, so both read URLs alike.
-    ///   - onError: What a failing `when` does: the bundle's `on_error`, as a redirect
-    ///     declares none of its own.
+    ///   - onError: What a failing `when` does when its redirect declares no `on_error`:
+    ///     the bundle's.
     ///   - directory: The bundle folder, for locations.
     /// - Throws: `BundleError` with a diagnostic at each declaration that does not
     ///   compile: an invalid pattern, a template naming a parameter the pattern lacks.
@@ -64,8 +64,7 @@ final class RedirectRules: Sendable {
             let condition = declaration.condition.map { function in
                 PolicyStep(
                     stage: .redirect, name: declaration.from, location: declaration.location, priority: 0,
-                    onError: onError,
-                    body: .lua(function), order: position)
+                    onError: declaration.onError ?? onError, body: .lua(function), order: position)
             }
             rules[declaration.from, default: []].append(
                 Rule(
@@ -100,14 +99,19 @@ final class RedirectRules: Sendable {
     /// The target of `rule` for a URL its pattern matched, with the original query
     /// appended when `keep_query` is set.
     func target(of rule: Rule, for match: RouteMatch) -> String {
-        var url = rule.template.expand(match.parameters)
-        if rule.keepQuery, let query = match.uri.percentEncodedQuery, !query.isEmpty {
-            let (base, fragment) = Self.splitFragment(url)
-            url =
-                base + (base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?") + query
-                + fragment
-        }
-        return url
+        let url = rule.template.expand(match.parameters)
+        return rule.keepQuery ? Self.keepingQuery(of: match.uri, in: url) : url
+    }
+
+    /// `url` with the query of `uri` appended after its own, before its fragment: what
+    /// `keep_query` does, for a declared redirect and a redirect verdict alike. A name in
+    /// both queries is there twice, the target's first, so whoever reads a name's first
+    /// value (`req.query`, a route's query parameters) reads the target's.
+    static func keepingQuery(of uri: URI, in url: String) -> String {
+        guard let query = uri.percentEncodedQuery, !query.isEmpty else { return url }
+        let (base, fragment) = splitFragment(url)
+        return base + (base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?") + query
+            + fragment
     }
 
     private static func splitFragment(_ url: String) -> (String, String) {

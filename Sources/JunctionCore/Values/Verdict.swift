@@ -3,8 +3,10 @@
 public enum Verdict: Sendable, Hashable {
     /// `nil`: carry on.
     case `continue`
-    /// `redirect(url, params?)`: open `url` instead.
-    case redirect(url: String, params: [String: RuleValue])
+    /// `redirect(url, params?, { keep_query = true }?)`: open `url` instead, carrying
+    /// `params`, and with `keepQuery` the query of the URL being decided, appended after
+    /// `url`'s own (as a declared redirect's `keep_query` does).
+    case redirect(url: String, params: [String: RuleValue] = [:], keepQuery: Bool = false)
     /// `reject(reason, code?)`: refuse the request.
     case reject(reason: String, code: Int?)
     /// `gate(url, { resume = true })`: open `url` first (a login page) and, when it
@@ -23,8 +25,9 @@ extension Verdict {
     public var summary: String {
         switch self {
         case .continue: return "continue"
-        case .redirect(let url, let params):
+        case .redirect(let url, let params, let keepQuery):
             return "redirect \(url)" + (params.isEmpty ? "" : " \(RuleValue.table(params).compactDescription)")
+                + (keepQuery ? " (keep_query)" : "")
         case .reject(let reason, let code): return "reject \"\(reason)\"" + (code.map { " (\($0))" } ?? "")
         case .gate(let url, let resume): return "gate \(url)" + (resume ? "" : " (no resume)")
         case .rewrite(let params): return "rewrite \(RuleValue.table(params).compactDescription)"

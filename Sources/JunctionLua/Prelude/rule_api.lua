@@ -22,6 +22,7 @@ local function spelled(handle)
 end
 local KIND, URL, PARAMS, REASON = spelled("kind"), spelled("url"), spelled("params"), spelled("reason")
 local CODE, RESUME, VALUE = spelled("code"), spelled("resume"), spelled("value")
+local KEEP_QUERY = spelled("keep_query")
 local REDIRECT, REJECT, GATE = spelled("redirect"), spelled("reject"), spelled("gate")
 local REWRITE, NEXT, RESPOND = spelled("rewrite"), spelled("next"), spelled("respond")
 
@@ -66,12 +67,13 @@ local function position()
 end
 
 local function declare_redirect(spec)
-  check_keys(spec, { from = true, to = true, when = true, keep_query = true }, "redirect")
+  check_keys(spec, { from = true, to = true, when = true, keep_query = true, on_error = true }, "redirect")
   local entry = {
     from = field(spec, "from", "string", "redirect", true),
     to = field(spec, "to", "string", "redirect", true),
     when = field(spec, "when", "function", "redirect"),
     keep_query = field(spec, "keep_query", "boolean", "redirect"),
+    on_error = on_error_of(spec, "redirect"),
     at = position(),
   }
   declarations.redirects[#declarations.redirects + 1] = entry
@@ -142,18 +144,52 @@ local function end_declaring()
   return declarations
 end
 
+-- A redirect verdict's options table: whether it keeps the query. Every key must be an
+-- option, of the option's type.
+local function redirect_options(options)
+  for key, value in next, options do
+    if key ~= "keep_query" then
+      error(sformat("redirect: unknown option %s; the options are { keep_query = true }", tostring(key)), 3)
+    end
+    if type(value) ~= "boolean" then error("redirect: keep_query must be true or false, not a " .. type(value), 3) end
+  end
+  return options.keep_query or nil
+end
+
 -- Each verdict is a small table the host reads back as soon as the rule returns.
 return {
-  redirect = trust(function(target, params)
+  -- redirect(url), redirect(url, params), redirect(url, params, options), and
+  -- redirect(url, options) when the second argument is a table of options only. A table
+  -- that mixes an option with params is an error, not a guess.
+  redirect = trust(function(target, params, options)
     if type(target) == "table" then return declaring("redirect")(target) end
     if type(target) ~= "string" then
-      error("redirect(url [, params]) takes the URL to open instead, "
+      error("redirect(url [, params] [, { keep_query = true }]) takes the URL to open instead, "
         .. "or redirect{ from = ..., to = ... } declares a redirect", 2)
     end
-    if params ~= nil and type(params) ~= "table" and type(params) ~= "userdata" then
-      error("redirect: params must be a table", 2)
+    local keep_query
+    if params ~= nil then
+      local kind = type(params)
+      if kind == "table" then
+        if options == nil and params.keep_query ~= nil then
+          -- Options in place of params: only if every key is one.
+          for key in next, params do
+            if key ~= "keep_query" then
+              error("redirect: the table mixes keep_query with params; give them apart: "
+                .. "redirect(url, params, { keep_query = true })", 2)
+            end
+          end
+          keep_query, params = redirect_options(params), nil
+        end
+      elseif kind ~= "userdata" then
+        error("redirect: params must be a table", 2)
+      end
     end
-    return { [KIND] = REDIRECT, [URL] = target, [PARAMS] = params }
+    if options ~= nil then
+      if type(options) ~= "table" then error("redirect: options must be a table such as { keep_query = true }", 2) end
+      keep_query = redirect_options(options)
+    end
+    return { [KIND] = REDIRECT, [URL] = target, [PARAMS] = params, [KEEP_QUERY] = keep_query }
   end),
   interceptor = trust(function(spec) return declaring("interceptor")(spec) end),
   group = trust(function(name, policy) return declaring("group")(name, policy) end),

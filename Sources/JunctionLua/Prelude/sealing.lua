@@ -94,8 +94,8 @@ return trust(function()
     return #callables
   end
   for i, d in ipairs(declarations.redirects) do
-    summary.redirects[i] = { from = d.from, to = d.to, keep_query = d.keep_query == true, at = d.at,
-                             when = d.when and callable(d.when, d.at) or nil }
+    summary.redirects[i] = { from = d.from, to = d.to, keep_query = d.keep_query == true, on_error = d.on_error,
+                             at = d.at, when = d.when and callable(d.when, d.at) or nil }
   end
   for i, d in ipairs(declarations.interceptors) do
     summary.interceptors[i] = { name = d.name, route = d.route, routes = d.routes, pattern = d.pattern,

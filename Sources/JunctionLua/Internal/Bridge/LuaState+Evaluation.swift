@@ -26,6 +26,7 @@ extension LuaState {
         context.pointee.limitedByDecision = available < perCall
         // A decision with nothing left fails the call at its first instruction.
         context.pointee.tripped = available <= 0
+        context.pointee.stopRecorded = false
         context.pointee.memoryExhausted = false
         context.pointee.metering = true
         let status: Int32
@@ -251,8 +252,10 @@ extension LuaState {
     /// A rule's error is placed at the rule's line by the message handler, which finds the
     /// rule's frame on the stack. A rule that ends with a tail call, as in the usual
     /// `return reject(...)`, has no frame left when the helper raises: Lua reuses it for
-    /// the call. Then the function the host called, which `push` pushes, still names its
-    /// file and the line it starts at, and the message says why that line is shown.
+    /// the call. A budget error is placed at the line running when the budget stopped the
+    /// rule, unless none was: the heap grew past the budget and Lua raised before anything
+    /// read the stack. Then the function the host called, which `push` pushes, still names
+    /// its file and the line it starts at, and the message says why that line is shown.
     /// - Parameters:
     ///   - failure: The error of a call.
     ///   - push: Pushes the function that was called.
@@ -276,11 +279,13 @@ extension LuaState {
         guard definition.linedefined > 0, !SandboxPrelude.isPrelude(source) else {
             return failure
         }
+        let why =
+            failure.code == .runtime
+            ? "the error came through a tail call, `return f(...)`, which leaves no line of its own"
+            : "the budget ran out where no line of a rule was running, such as while the heap grew"
         return LuaError(
             code: failure.code, chunkName: source, line: Int(definition.linedefined),
-            message: failure.message
-                + " (the line where the function starts: the error came through a tail call, `return f(...)`,"
-                + " which leaves no line of its own)")
+            message: failure.message + " (the line where the function starts: \(why))")
     }
 
     /// Pushes the message-free load of `source` (or the error message).
@@ -307,7 +312,15 @@ extension LuaState {
             return memoryError(chunkName)
         }
         if context.pointee.tripped {
-            let (line, _) = Self.splitPosition(of: errorText(at: -1), chunkName: chunkName)
+            // The line that was running when the budget stopped the rule, if a stop read it
+            // (``SandboxContext/recordStop(_:from:)``); else what the message says.
+            var (chunkName, line) = (chunkName, Self.splitPosition(of: errorText(at: -1), chunkName: chunkName).line)
+            if context.pointee.stopRecorded {
+                chunkName = withUnsafeBytes(of: &context.pointee.stopFrame.short_src) { source in
+                    String(cString: source.baseAddress!.assumingMemoryBound(to: CChar.self))
+                }
+                line = Int(context.pointee.stopFrame.currentline)
+            }
             if context.pointee.timedOut {
                 return LuaError(
                     code: .timeLimit, chunkName: chunkName, line: line,

@@ -38,10 +38,12 @@ enum VerdictTable {
     static let resume = Name(handle: "resume", spelling: "resume")
     /// The answer of `respond`.
     static let value = Name(handle: "value", spelling: "value")
+    /// Whether `redirect` carries the request's query onto its URL, when it does.
+    static let keepQuery = Name(handle: "keep_query", spelling: "keep_query")
 
     // MARK: - Kinds
 
-    /// `redirect(url [, params])`.
+    /// `redirect(url [, params] [, { keep_query = true }])`.
     static let redirect = Name(handle: "redirect", spelling: "redirect")
     /// `reject(reason [, code])`.
     static let reject = Name(handle: "reject", spelling: "reject")
@@ -72,6 +74,7 @@ enum VerdictTable {
         case 10: rewrite
         case 11: next
         case 12: respond
+        case 13: keepQuery
         default: nil
         }
     }

@@ -218,8 +218,16 @@ enum HostFunctions {
     /// The innermost stack level running rule code with a line to report: level 0 is
     /// the message handler; C functions and the sandbox's own prelude are skipped.
     static func ruleLevel(_ state: OpaquePointer?) -> Int32 {
-        var level: Int32 = 1
         var frame = lua_Debug()
+        return ruleFrame(state, from: 1, into: &frame) ?? 1
+    }
+
+    /// The innermost stack level from `level` on that runs rule code with a line to
+    /// report — C functions and the sandbox's own prelude skipped —, its `short_src` and
+    /// `currentline` read into `frame`; `nil` when no level does. Reads the stack only:
+    /// it neither allocates nor raises.
+    static func ruleFrame(_ state: OpaquePointer?, from level: Int32, into frame: inout lua_Debug) -> Int32? {
+        var level = level
         while lua_getstack(state, level, &frame) != 0 {
             _ = lua_getinfo(state, "Sl", &frame)
             let inPrelude = withUnsafeBytes(of: &frame.short_src) { source in
@@ -228,7 +236,7 @@ enum HostFunctions {
             if frame.currentline > 0, !inPrelude { return level }
             level += 1
         }
-        return 1
+        return nil
     }
 
     /// `print(...)`: joins its arguments with tabs, as Lua's own `print` does, and

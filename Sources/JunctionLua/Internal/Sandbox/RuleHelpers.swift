@@ -54,20 +54,49 @@ enum RuleHelpers {
     }
 
     /// `version.compare(a, b)`: -1, 0 or 1 as Semantic Versioning orders `a` and `b`
-    /// (`"5.2.0"` < `"5.10.1"`; `"5.2"` is `"5.2.0"`).
+    /// (`"5.2.0"` < `"5.10.1"`; `"5.2"` is `"5.2.0"`), read by ``SemanticVersion``'s grammar.
     static let compareVersions: lua_CFunction = { state in
         guard prepay(state, stringArguments: 2) else { return SandboxContext.raiseBudgetExceeded(state) }
         return finish(state, compareVersions(state))
     }
 
     private static func compareVersions(_ state: OpaquePointer?) -> Outcome {
-        guard let a = string(state, 1), let b = string(state, 2) else {
-            return fail(state, "version.compare(a, b) takes two version strings such as \"5.2.0\"")
+        let left: SemanticVersion
+        let right: SemanticVersion
+        switch (version(state, 1), version(state, 2)) {
+        case (.success(let a), .success(let b)): (left, right) = (a, b)
+        case (.failure(let message), _), (_, .failure(let message)): return fail(state, message.text)
         }
-        guard let left = SemanticVersion(a) else { return fail(state, "version.compare: \"\(a)\" is not a version") }
-        guard let right = SemanticVersion(b) else { return fail(state, "version.compare: \"\(b)\" is not a version") }
         lua_pushinteger(state, left < right ? -1 : (right < left ? 1 : 0))
         return .results(1, produced: 0)
+    }
+
+    /// The version argument at `index`, or the message that says why it is not one.
+    private static func version(_ state: OpaquePointer?, _ index: Int32) -> Result<SemanticVersion, VersionMessage> {
+        guard let text = string(state, index) else {
+            let got: String
+            switch lua_type(state, index) {
+            case LUA_TNUMBER:
+                got =
+                    "argument \(index) is the number \(numberText(state, index)); quote versions where they are "
+                    + "written (in YAML, 5.2 alone is a number)"
+            case LUA_TNONE: got = "argument \(index) is missing"
+            case LUA_TNIL: got = "argument \(index) is nil"
+            default: got = "argument \(index) is a \(String(cString: jl_typename(state, index)))"
+            }
+            return .failure(
+                VersionMessage(text: "version.compare(a, b) takes two version strings such as \"5.2.0\"; \(got)"))
+        }
+        do {
+            return .success(try SemanticVersion(parsing: text))
+        } catch {
+            return .failure(VersionMessage(text: "version.compare: \(error)"))
+        }
+    }
+
+    /// Why an argument of `version.compare` is not a version.
+    struct VersionMessage: Error {
+        let text: String
     }
 
     /// `rollout(key, id, percent)`: whether `id` is in the first `percent` percent of
@@ -243,6 +272,12 @@ enum RuleHelpers {
         var length = 0
         let bytes = lua_tolstring(state, index, &length)  // a string: not converted, cannot raise
         return String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+    }
+
+    /// A number argument as Lua writes it (`5`, `5.2`). Never raises.
+    private static func numberText(_ state: OpaquePointer?, _ index: Int32) -> String {
+        if lua_isinteger(state, index) != 0 { return String(lua_tointegerx(state, index, nil)) }
+        return String(lua_tonumberx(state, index, nil))
     }
 
     /// An integer argument as text (ids are often numbers). Never raises.

@@ -53,6 +53,12 @@ struct SandboxContext {
     /// Set once the budget is spent; from then on every hook call raises again and the
     /// `pcall`/`xpcall` wrappers re-raise.
     var tripped = false
+    /// Where the rule was when the spent budget stopped it — the innermost rule frame's
+    /// `short_src` and `currentline` —, read by the first stop that raised, so the error
+    /// names the line that was running rather than where the function starts. Valid when
+    /// `stopRecorded`. Plain C data: it is written where Lua may raise.
+    var stopFrame = lua_Debug()
+    var stopRecorded = false
     /// Registry references to the bundle environment and the prelude's `seal`.
     var environment: Int32 = LUA_NOREF
     var seal: Int32 = LUA_NOREF
@@ -158,6 +164,7 @@ struct SandboxContext {
     /// Hold no Swift reference when calling it: a Lua error is a `longjmp`.
     static func raiseBudgetExceeded(_ state: OpaquePointer?) -> Int32 {
         SandboxContext.of(state).pointee.tripped = true
+        recordStop(state, from: 1)  // level 0 is the C function raising
         // The position of the rule's line that called the C function, not the function's
         // own (it has none).
         luaL_where(state, HostFunctions.ruleLevel(state))
@@ -184,7 +191,21 @@ struct SandboxContext {
             checkClock(state)
         }
         if context.pointee.tripped {
+            recordStop(state, from: 0)  // in a hook, level 0 is the function running
             _ = jl_error_string(state, UnsafeRawPointer(budgetMessage.utf8Start).assumingMemoryBound(to: CChar.self))
         }
+    }
+
+    /// Records where the rule is (``stopFrame``), unless a stop did already: the innermost
+    /// frame from `level` on that runs rule code. Runs once an evaluation, when its budget
+    /// stops it, so the count hook stays a few additions until then.
+    @inline(never)
+    static func recordStop(_ state: OpaquePointer?, from level: Int32) {
+        let context = SandboxContext.of(state)
+        guard !context.pointee.stopRecorded else { return }
+        var frame = lua_Debug()
+        guard HostFunctions.ruleFrame(state, from: level, into: &frame) != nil else { return }
+        context.pointee.stopFrame = frame
+        context.pointee.stopRecorded = true
     }
 }
