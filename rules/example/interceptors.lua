@@ -14,7 +14,7 @@ interceptor { name = "checkout-v2-rollout", route = "checkout",
   run = function(req, ctx)
     local user = ctx.user
     if user ~= nil and rollout("checkout-v2", user.id, 10) then
-      return redirect("myapp://checkout/v2")
+      return redirect("myapp://checkout/v2", { keep_query = true })   -- coupons and all
     end
   end }
 

@@ -9,7 +9,8 @@ redirect { from = "myapp://feed/:id", to = "myapp://moments/{id}", keep_query = 
 -- An interceptor, not a declared redirect: guests still log in first (group "login").
 interceptor { name = "order-h5-on-5.3.0", route = "order.detail",
   run = function(req, ctx)
-    if ctx.app_version == "5.3.0" then
+    -- version.compare reads what devices report: "5.3", "v5.3.0 (1234)" are 5.3.0 too.
+    if ctx.app_version ~= nil and version.compare(ctx.app_version, "5.3.0") == 0 then
       return redirect("https://m.shop.example.com/orders/" .. url.encode(req.params.orderId))
     end
   end }
