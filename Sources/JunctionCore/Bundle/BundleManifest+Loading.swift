@@ -38,10 +38,10 @@ extension BundleManifest {
                 }
             case "minimum_host_version":
                 guard let text = yaml.string(value, "minimum_host_version") else { continue }
-                if let parsed = SemanticVersion(text) {
-                    manifest.minimumHostVersion = parsed
-                } else {
-                    yaml.error("minimum_host_version \"\(text)\" is not a version such as 5.2.0", value.mark)
+                do {
+                    manifest.minimumHostVersion = try SemanticVersion(parsing: text)
+                } catch {
+                    yaml.error("minimum_host_version: \(error)", value.mark)
                 }
             case "description":
                 manifest.description = yaml.string(value, "description")

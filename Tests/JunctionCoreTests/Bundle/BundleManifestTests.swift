@@ -48,7 +48,7 @@ import Testing
         ),
         (
             "name: shop\nversion: 1\nminimum_host_version: five",
-            "m.yaml:3:23: error: minimum_host_version \"five\" is not a version such as 5.2.0"
+            "m.yaml:3:23: error: minimum_host_version: \"five\" is not a version: expected a number at byte 1, found \"f\"; versions read like 6.2, v6.0.1, 6.0.1-beta.2 or 6.0.1 (1234)"
         ),
         (
             "name: shop\nversion: 1\non_error: ignore",
