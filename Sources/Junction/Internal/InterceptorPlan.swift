@@ -111,19 +111,10 @@ final class InterceptorPlan: Sendable {
             route.location = patternLocations[pattern].flatMap { SourceLocation(declaredAt: $0, in: directory) }
             builder.add(route)
         }
-        var patternTable: RouteTable?
-        do {
-            patternTable = patternOrder.isEmpty ? nil : try builder.build()
-        } catch {
-            problems += error.diagnostics.map { diagnostic in
-                var diagnostic = diagnostic
-                diagnostic.message = "in an interceptor's pattern: " + diagnostic.message
-                diagnostic.route = nil
-                return diagnostic
-            }
-        }
+        let built = builder.buildRulePatterns("an interceptor's pattern")
+        problems += built.problems
         guard problems.isEmpty else { throw BundleError(problems) }
-        self.patternTable = patternTable
+        patternTable = built.table
         self.patternSteps = patternOrder.map { patternSteps[$0] ?? [] }
         policyGroups = Set(groupSteps.keys)
         // Sorted once per group, not once per route that lists the group.

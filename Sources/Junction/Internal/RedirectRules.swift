@@ -77,19 +77,10 @@ final class RedirectRules: Sendable {
             route.location = SourceLocation(declaredAt: firstLocation[from] ?? "", in: directory)
             builder.add(route)
         }
-        var table: RouteTable?
-        do {
-            table = order.isEmpty ? nil : try builder.build()
-        } catch {
-            problems += error.diagnostics.map { diagnostic in
-                var diagnostic = diagnostic
-                diagnostic.message = "in a redirect's from pattern: " + diagnostic.message
-                diagnostic.route = nil
-                return diagnostic
-            }
-        }
+        let built = builder.buildRulePatterns("a redirect's from pattern")
+        problems += built.problems
         guard problems.isEmpty else { throw BundleError(problems) }
-        self.table = table
+        self.table = built.table
         self.rulesByRoute = order.map { rules[$0] ?? [] }
     }
 
