@@ -40,6 +40,27 @@ import Testing
         #expect(error?.diagnostics.map { Self.relative($0.description) } == [expected])
     }
 
+    /// A bundle's names are untrusted: a huge name gives a message of ordinary length, and
+    /// hundreds of unknown names give twenty explained errors and one that counts the rest.
+    @Test func boundsTheErrorsOfUnknownNames() throws {
+        let huge = String(repeating: "w", count: 1_000_000)
+        let one = #expect(throws: BundleError.self) {
+            try Self.decider(rules: "interceptor { name = 'g', route = '\(huge)', run = function() end }")
+        }
+        let message = try #require(one?.diagnostics.first?.description)
+        #expect(message.utf8.count < 400, "\(message.prefix(400))")
+        #expect(message.contains("route = \"" + String(repeating: "w", count: 64) + "…\" names no route"))
+
+        let many = #expect(throws: BundleError.self) {
+            try Self.decider(
+                rules:
+                    "for i = 1, 200 do interceptor { name = 'g' .. i, route = 'nope' .. i, run = function() end } end")
+        }
+        let diagnostics = many?.diagnostics ?? []
+        #expect(diagnostics.count == 21)
+        #expect(diagnostics.last?.message == "180 more route names of interceptors name no route; fix the ones above")
+    }
+
     @Test func patternsGuardTheURLsTheyMatchWhateverRouteDecides() throws {
         let decider = try Self.decider(
             rules: """

@@ -84,6 +84,7 @@ final class InterceptorPlan: Sendable {
         globals.sort { $0.runsBefore($1) }
 
         var problems: [Diagnostic] = []
+        var unknownNames = 0
         var bound = Array(repeating: [PolicyStep](), count: routes.routes.count)
         var patternOrder: [String] = []
         var patternSteps: [String: [PolicyStep]] = [:]
@@ -92,8 +93,11 @@ final class InterceptorPlan: Sendable {
             for name in targets.names {
                 if let index = routes.index(ofRouteNamed: name) {
                     bound[index].append(step)
-                } else {
+                } else if unknownNames < InterceptorTargets.unknownNamesExplained {
+                    unknownNames += 1
                     problems.append(targets.unknownRoute(name, in: routes, directory: directory, sources: sources))
+                } else {
+                    unknownNames += 1
                 }
             }
             for pattern in targets.patterns {
@@ -110,6 +114,14 @@ final class InterceptorPlan: Sendable {
             var route = Route(name: "interceptor#\(index)", pattern: pattern)
             route.location = patternLocations[pattern].flatMap { SourceLocation(declaredAt: $0, in: directory) }
             builder.add(route)
+        }
+        if unknownNames > InterceptorTargets.unknownNamesExplained, let last = problems.last {
+            let more = unknownNames - InterceptorTargets.unknownNamesExplained
+            problems.append(
+                Diagnostic(
+                    .error,
+                    "\(more) more route name\(more == 1 ? "" : "s") of interceptors name no route; fix the ones above",
+                    at: last.location))
         }
         let built = builder.buildRulePatterns("an interceptor's pattern")
         problems += built.problems

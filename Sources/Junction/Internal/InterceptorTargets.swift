@@ -48,6 +48,10 @@ struct InterceptorTargets {
         spelling = patterns.count == 1 ? "scope .pattern" : "scope .patterns"
     }
 
+    /// How many names that designate no route are explained one by one (each looks for
+    /// the route meant among all routes); the rest are counted.
+    static let unknownNamesExplained = 20
+
     /// The error for `name`, which names no route of `routes`: the route most likely meant —
     /// the one whose pattern it is, or that matches it as a URL, or whose name is spelt
     /// nearly so — and what to write instead.
@@ -56,8 +60,10 @@ struct InterceptorTargets {
     ) -> Diagnostic {
         let isSwift = location == "swift"
         let nameForm = isSwift ? ".route(\"NAME\")" : "route = \"NAME\""
-        let patternForm = isSwift ? ".pattern(\"\(name)\")" : "pattern = \"\(name)\""
-        let subject = names.count == 1 ? "\(spelling) \"\(name)\"" : "\"\(name)\" in \(spelling) { … }"
+        // A bundle's text is untrusted: a megabyte of name gives a message of ordinary length.
+        let shown = FindingLimits.quoted(name)
+        let patternForm = isSwift ? ".pattern(\(shown))" : "pattern = \(shown)"
+        let subject = names.count == 1 ? "\(spelling) \(shown)" : "\(shown) in \(spelling) { … }"
         var message = "interceptor \"\(interceptor)\": \(subject) "
         if name.contains("://") || name.hasPrefix("/") {
             message += "is a URL pattern, but \(spelling) takes route names"

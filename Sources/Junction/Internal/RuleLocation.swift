@@ -17,7 +17,9 @@ extension SourceLocation {
     init?(declaredAt text: String, in directory: String?, pointingAt literal: String, sources: [RuleSource]) {
         self.init(declaredAt: text, in: directory)
         let file = String(text[..<(text.lastIndex(of: ":") ?? text.endIndex)])
-        guard let source = sources.first(where: { $0.name == file }) else { return }
+        // Only names of ordinary length are looked for: each line is searched for the literal.
+        guard literal.utf8.count <= Self.longestLiteralSought, let source = sources.first(where: { $0.name == file })
+        else { return }
         let lines = source.text.split(separator: "\n", omittingEmptySubsequences: false)
         // As written in the source: backslashes and the quote escaped.
         let escaped = literal.replacingOccurrences(of: "\\", with: "\\\\")
@@ -37,4 +39,6 @@ extension SourceLocation {
 
     /// How many lines from a declaration's first a literal of it is looked for.
     private static let declarationSpan = 40
+    /// The longest literal looked for, in bytes; a longer one is placed at column 1.
+    private static let longestLiteralSought = 256
 }
