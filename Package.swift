@@ -16,11 +16,13 @@ let package = Package(
         .library(name: "Junction", targets: ["Junction"]),
         .library(name: "JunctionCore", targets: ["JunctionCore"]),
         .library(name: "JunctionLua", targets: ["JunctionLua"]),
+        .library(name: "JunctionArtifact", targets: ["JunctionArtifact"]),
         .executable(name: "junction", targets: ["JunctionCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // The system Lua 5.4 (Debian: liblua5.4-dev) and the `jl_` shims for its macros.
@@ -52,10 +54,18 @@ let package = Package(
             dependencies: ["JunctionCore", "JunctionLua", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // The shipping artifact: the `.jbundle` container, Ed25519 keys and the keyring.
+        // Only Crypto: an app that consumes artifacts links no YAML through it.
+        .target(
+            name: "JunctionArtifact",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "JunctionCLI",
             dependencies: [
                 "Junction",
+                "JunctionArtifact",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -82,6 +92,11 @@ let package = Package(
         .testTarget(
             name: "JunctionTests",
             dependencies: ["Junction", "JunctionTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "JunctionArtifactTests",
+            dependencies: ["JunctionArtifact", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .testTarget(
