@@ -101,7 +101,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JunctionCLITests",
-            dependencies: ["JunctionCLI"],
+            dependencies: ["JunctionCLI", "JunctionArtifact", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Fixtures"), .copy("Snapshots")],
             swiftSettings: strictSettings
         ),
