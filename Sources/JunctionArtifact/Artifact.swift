@@ -39,7 +39,8 @@ public struct Artifact: Sendable {
         }
         guard key.isValidSignature(bytes[layout.signature], for: bytes[layout.signed]) else {
             throw ArtifactError(
-                .badSignature, "the signature at byte \(layout.signature.lowerBound) does not verify with key \(key.keyID)")
+                .badSignature,
+                "the signature at byte \(layout.signature.lowerBound) does not verify with key \(key.keyID)")
         }
         let header = try layout.fields.validated(limits: limits)
         if now >= header.expires {
@@ -80,7 +81,9 @@ public struct Artifact: Sendable {
             header: header, hashMismatches: mismatches, signature: Array(bytes[layout.signature]), length: bytes.count)
     }
 
-    private static func checkHashes(_ bytes: [UInt8], header: ArtifactHeader, ranges: [Range<Int>]) throws(ArtifactError) {
+    private static func checkHashes(_ bytes: [UInt8], header: ArtifactHeader, ranges: [Range<Int>])
+        throws(ArtifactError)
+    {
         for (member, range) in zip(header.members, ranges) {
             let digest = Hex.encode(SHA256.hash(data: bytes[range]))
             guard digest == member.sha256 else {

@@ -65,12 +65,15 @@ public struct ArtifactBuilder: Sendable {
         _ = try fields.validated(limits: limits)
         let header = fields.canonicalJSON
         if header.count > limits.headerSize {
-            throw ArtifactError(.oversize, "the header has \(header.count) bytes; at most \(limits.headerSize) are allowed")
+            throw ArtifactError(
+                .oversize, "the header has \(header.count) bytes; at most \(limits.headerSize) are allowed")
         }
-        let total = ArtifactFormat.prefixLength + header.count + sorted.reduce(0) { $0 + $1.bytes.count }
+        let total =
+            ArtifactFormat.prefixLength + header.count + sorted.reduce(0) { $0 + $1.bytes.count }
             + ArtifactFormat.signatureLength
         if total > limits.totalSize {
-            throw ArtifactError(.oversize, "the artifact would have \(total) bytes; at most \(limits.totalSize) are allowed")
+            throw ArtifactError(
+                .oversize, "the artifact would have \(total) bytes; at most \(limits.totalSize) are allowed")
         }
         var bytes = ArtifactFormat.magic
         bytes.reserveCapacity(total)

@@ -36,7 +36,8 @@ public enum KeyFile {
         let words = try line(text, file: file)
         guard words.count == 2, words[0] == privateTag, let seed = decode(words[1]) else {
             throw ArtifactError(
-                .badKeyFile, "\(file) is not a private key file: expected one line \"\(privateTag) <base64 of 32 bytes>\"")
+                .badKeyFile,
+                "\(file) is not a private key file: expected one line \"\(privateTag) <base64 of 32 bytes>\"")
         }
         return try SigningKey(seed: seed)
     }
@@ -53,7 +54,8 @@ public enum KeyFile {
         let key = try VerificationKey(rawRepresentation: raw)
         guard key.keyID == words[2] else {
             throw ArtifactError(
-                .badKeyFile, "\(file) names key id \(HeaderFields.quoted(String(words[2]))), but its key's id is \(key.keyID)")
+                .badKeyFile,
+                "\(file) names key id \(HeaderFields.quoted(String(words[2]))), but its key's id is \(key.keyID)")
         }
         return key
     }
@@ -108,7 +110,9 @@ public enum KeyFile {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw ArtifactError(.io, "cannot read \(path)") }
         defer { try? handle.close() }
         // One byte past the limit tells a too large file from one exactly at it, without reading it all.
-        guard let data = try? handle.read(upToCount: sizeLimit + 1) else { throw ArtifactError(.io, "cannot read \(path)") }
+        guard let data = try? handle.read(upToCount: sizeLimit + 1) else {
+            throw ArtifactError(.io, "cannot read \(path)")
+        }
         guard data.count <= sizeLimit else {
             throw ArtifactError(.badKeyFile, "\(path) has more than \(sizeLimit) bytes; it is not a key file")
         }

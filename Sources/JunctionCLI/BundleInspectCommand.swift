@@ -54,7 +54,8 @@ struct BundleInspectCommand: ParsableCommand {
         let lengthWidth = header.members.map { String($0.length).count }.max() ?? 0
         for member in header.members {
             let kind = member.kind.name.padding(toLength: kindWidth, withPad: " ", startingAt: 0)
-            let length = String(repeating: " ", count: lengthWidth - String(member.length).count) + String(member.length)
+            let length =
+                String(repeating: " ", count: lengthWidth - String(member.length).count) + String(member.length)
             let mark = bad.contains(member.path) ? "  HASH MISMATCH" : ""
             lines.append("    \(kind)  \(length)  \(member.sha256)  \(member.path)\(mark)")
         }

@@ -13,7 +13,9 @@ struct KeygenCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("Where to write the private key; the public key goes to PATH.pub.", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Where to write the private key; the public key goes to PATH.pub.", valueName: "path"))
     var out: String
 
     func run() throws {

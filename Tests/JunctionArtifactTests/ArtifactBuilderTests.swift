@@ -31,7 +31,9 @@ import Testing
         var reversed = ArtifactBuilder(
             name: "example", version: "3.1", created: Fixtures.created.addingTimeInterval(0.75),
             expires: Fixtures.expires, minimumHostVersion: "2.0")
-        for member in Fixtures.members.reversed() { reversed.add(path: member.path, kind: member.kind, bytes: member.bytes) }
+        for member in Fixtures.members.reversed() {
+            reversed.add(path: member.path, kind: member.kind, bytes: member.bytes)
+        }
         let first = try Fixtures.builder.build(signedWith: Fixtures.key)
         let second = try reversed.build(signedWith: Fixtures.key)
         #expect(first == second)
@@ -43,7 +45,9 @@ import Testing
         #expect(Array(bytes[0..<8]) == [0x4A, 0x42, 0x4E, 0x44, 0x4C, 0x00, 0x00, 0x01])
         let length = bytes[8..<12].reduce(0) { $0 << 8 | Int($1) }
         let header = String(decoding: bytes[12..<(12 + length)], as: UTF8.self)
-        #expect(header.hasPrefix(#"{"created":"2026-05-31T12:00:00Z","expires":"2026-07-01T00:00:00Z","format":1,"key_id":""#))
+        #expect(
+            header.hasPrefix(
+                #"{"created":"2026-05-31T12:00:00Z","expires":"2026-07-01T00:00:00Z","format":1,"key_id":""#))
         #expect(header.hasSuffix(#","minimum_host_version":"2.0","name":"example","version":"3.1"}"#))
     }
 
@@ -56,9 +60,15 @@ import Testing
     static let refusals: [(String, ArtifactMemberKind, String)] = [
         ("../escape.lua", .lua, #"badPath: member path "../escape.lua" has a .. segment"#),
         ("/etc/passwd", .lua, #"badPath: member path "/etc/passwd" is absolute"#),
-        ("rules/a.lua", .lua, #"badPath: member path "rules/a.lua" is not name.lua at the top level (letters, digits, _, - and .), the path of a lua member"#),
+        (
+            "rules/a.lua", .lua,
+            #"badPath: member path "rules/a.lua" is not name.lua at the top level (letters, digits, _, - and .), the path of a lua member"#
+        ),
         ("a\\b.lua", .lua, #"badPath: member path "a\b.lua" has a backslash"#),
-        ("routes.yaml", .routes, #"badPath: member path "routes.yaml" is not routes.json, the one path of a routes member"#),
+        (
+            "routes.yaml", .routes,
+            #"badPath: member path "routes.yaml" is not routes.json, the one path of a routes member"#
+        ),
         ("manifest.json", .manifest, #"duplicateMember: member "manifest.json" is listed twice"#),
     ]
 
@@ -72,7 +82,9 @@ import Testing
     @Test func refusesToBuildWithoutARouteTable() {
         var builder = ArtifactBuilder(name: "x", version: "1", created: Fixtures.created, expires: Fixtures.expires)
         builder.add(path: "manifest.json", kind: .manifest, bytes: [])
-        #expect(Self.message { try builder.build(signedWith: Fixtures.key) } == "missingMember: the artifact has no routes member (routes.json)")
+        #expect(
+            Self.message { try builder.build(signedWith: Fixtures.key) }
+                == "missingMember: the artifact has no routes member (routes.json)")
     }
 
     @Test func refusesToBuildAnArtifactThatExpiresBeforeItIsCreated() {
@@ -80,7 +92,8 @@ import Testing
         builder.expires = Fixtures.created
         #expect(
             Self.message { try builder.build(signedWith: Fixtures.key) }
-                == "malformedHeader: the header expires at 2026-05-31T12:00:00Z, not after it was created at 2026-05-31T12:00:00Z")
+                == "malformedHeader: the header expires at 2026-05-31T12:00:00Z, not after it was created at 2026-05-31T12:00:00Z"
+        )
     }
 
     @Test func refusesToBuildBeyondTheCaps() {
@@ -90,9 +103,13 @@ import Testing
             Self.message { try builder.build(signedWith: Fixtures.key) }
                 == "oversize: the artifact would have \(Fixtures.artifact.count) bytes; at most 1000 are allowed")
         builder.limits = ArtifactLimits(memberCount: 4)
-        #expect(Self.message { try builder.build(signedWith: Fixtures.key) } == "oversize: 5 members; at most 4 are allowed")
+        #expect(
+            Self.message { try builder.build(signedWith: Fixtures.key) } == "oversize: 5 members; at most 4 are allowed"
+        )
         builder.limits = ArtifactLimits(headerSize: 100)
-        #expect(Self.message { try builder.build(signedWith: Fixtures.key) }?.hasPrefix("oversize: the header has ") == true)
+        #expect(
+            Self.message { try builder.build(signedWith: Fixtures.key) }?.hasPrefix("oversize: the header has ") == true
+        )
     }
 
     @Test func refusesANameWithAControlCharacter() {

@@ -66,8 +66,14 @@ import Testing
             "duplicate", raw { $0.members.insert($0.members[0], at: 1) },
             #"duplicateMember: member "login.lua" is listed twice"#
         ),
-        ("missing manifest", raw { $0.members.remove(at: 1) }, "missingMember: the artifact has no manifest member (manifest.json)"),
-        ("missing routes", raw { $0.members.remove(at: 3) }, "missingMember: the artifact has no routes member (routes.json)"),
+        (
+            "missing manifest", raw { $0.members.remove(at: 1) },
+            "missingMember: the artifact has no manifest member (manifest.json)"
+        ),
+        (
+            "missing routes", raw { $0.members.remove(at: 3) },
+            "missingMember: the artifact has no routes member (routes.json)"
+        ),
         (
             "unsorted", raw { $0.members.swapAt(0, 2) },
             #"malformedHeader: the header lists member "manifest.json" after "policies.lua"; members are sorted by path"#
@@ -111,34 +117,49 @@ import Testing
         ),
         (
             "spaces in the header",
-            raw { $0.headerText = RawArtifact().header.replacingOccurrences(of: #""format":1"#, with: #""format": 1"#) },
+            raw {
+                $0.headerText = RawArtifact().header.replacingOccurrences(of: #""format":1"#, with: #""format": 1"#)
+            },
             "malformedHeader: the header is not in canonical form"
         ),
         (
             "escaped letter",
-            raw { $0.headerText = RawArtifact().header.replacingOccurrences(of: #""example""#, with: #""\u0065xample""#) },
+            raw {
+                $0.headerText = RawArtifact().header.replacingOccurrences(of: #""example""#, with: #""\u0065xample""#)
+            },
             "malformedHeader: the header is not in canonical form"
         ),
         (
             "format 1.0",
-            raw { $0.headerText = RawArtifact().header.replacingOccurrences(of: #""format":1"#, with: #""format":1.0"#) },
+            raw {
+                $0.headerText = RawArtifact().header.replacingOccurrences(of: #""format":1"#, with: #""format":1.0"#)
+            },
             "malformedHeader: the header is not in canonical form"
         ),
         (
             "unknown field",
-            raw { $0.headerText = RawArtifact().header.replacingOccurrences(of: #"{"created""#, with: #"{"a":"b","created""#) },
+            raw {
+                $0.headerText = RawArtifact().header.replacingOccurrences(
+                    of: #"{"created""#, with: #"{"a":"b","created""#)
+            },
             #"malformedHeader: the header has an unknown field "a""#
         ),
         (
             "uppercase hash", raw { $0.members[0].sha256 = Fixtures.sha256(Fixtures.members[4].bytes).uppercased() },
             "malformedHeader: the header member 1's sha256 is not 64 lowercase hex digits"
         ),
-        ("negative length", raw { $0.members[0].length = -1 }, "malformedHeader: the header member 1's length is negative"),
+        (
+            "negative length", raw { $0.members[0].length = -1 },
+            "malformedHeader: the header member 1's length is negative"
+        ),
         ("not JSON", raw { $0.headerText = "[1," }, "malformedHeader: the header is not a JSON object"),
         ("a list", raw { $0.headerText = "[]" }, "malformedHeader: the header is not a JSON object"),
         (
             "length as text",
-            raw { $0.headerText = RawArtifact().header.replacingOccurrences(of: #""length":69,"#, with: #""length":"69","#) },
+            raw {
+                $0.headerText = RawArtifact().header.replacingOccurrences(
+                    of: #""length":69,"#, with: #""length":"69","#)
+            },
             "malformedHeader: the header member 2's field length is not a whole number"
         ),
         (
@@ -150,7 +171,11 @@ import Testing
             #"truncated: the file ends at byte 1327, inside member "tests.json", which claims 1000000 bytes from byte 1202"#
         ),
         (
-            "length past the end, twice", raw { $0.members[0].length = 1 << 62; $0.members[1].length = 1 << 62 },
+            "length past the end, twice",
+            raw {
+                $0.members[0].length = 1 << 62
+                $0.members[1].length = 1 << 62
+            },
             #"truncated: the file ends at byte 1356, inside member "login.lua", which claims 4611686018427387904 bytes from byte 857"#
         ),
     ]
@@ -178,7 +203,8 @@ import Testing
         let keyring = Keyring([Fixtures.key.publicKey, Fixtures.otherKey.publicKey])
         #expect(
             Self.refusal(bytes, keyring: keyring)
-                == "badSignature: the signature at byte \(bytes.count - 64) does not verify with key \(Fixtures.key.keyID)")
+                == "badSignature: the signature at byte \(bytes.count - 64) does not verify with key \(Fixtures.key.keyID)"
+        )
     }
 
     /// OPA #8531: with several keys and no key id, OPA accepted an unsigned bundle.
@@ -244,10 +270,22 @@ import Testing
     @Test(arguments: [
         ([UInt8](), "truncated: the file ends at byte 0, inside the 12-byte prefix"),
         (Array("JBNDL".utf8), "truncated: the file ends at byte 5, inside the 12-byte prefix"),
-        (Array("PK\u{3}\u{4}".utf8), "badMagic: the file does not start with JBNDL and a zero byte: it is not a .jbundle"),
-        (Array("JBNDL\u{0}\u{0}\u{2}\u{0}\u{0}\u{0}\u{0}".utf8), "unsupportedFormat: the artifact is format 2; this reader knows format 1"),
-        (Array("JBNDL\u{0}\u{1}\u{0}\u{0}\u{0}\u{0}\u{0}".utf8), "unsupportedFormat: the artifact is format 256; this reader knows format 1"),
-        (Array("JBNDL\u{0}\u{0}\u{1}\u{0}\u{0}\u{0}\u{9}{}".utf8), "truncated: the file ends at byte 14, inside the header, which ends at byte 21"),
+        (
+            Array("PK\u{3}\u{4}".utf8),
+            "badMagic: the file does not start with JBNDL and a zero byte: it is not a .jbundle"
+        ),
+        (
+            Array("JBNDL\u{0}\u{0}\u{2}\u{0}\u{0}\u{0}\u{0}".utf8),
+            "unsupportedFormat: the artifact is format 2; this reader knows format 1"
+        ),
+        (
+            Array("JBNDL\u{0}\u{1}\u{0}\u{0}\u{0}\u{0}\u{0}".utf8),
+            "unsupportedFormat: the artifact is format 256; this reader knows format 1"
+        ),
+        (
+            Array("JBNDL\u{0}\u{0}\u{1}\u{0}\u{0}\u{0}\u{9}{}".utf8),
+            "truncated: the file ends at byte 14, inside the header, which ends at byte 21"
+        ),
     ])
     func refusesAPrefixThatIsNotAJbundles(bytes: [UInt8], message: String) {
         #expect(Self.refusal(bytes) == message)

@@ -99,7 +99,10 @@ import Testing
         #expect(cases == bytes.count * 8)
         #expect(cases >= 10_000)
         // Every reason the regions allow for turns up somewhere.
-        for code in [Code.badMagic, .unsupportedFormat, .oversize, .truncated, .malformedHeader, .unknownKey, .badSignature, .memberLengthMismatch] {
+        for code in [
+            Code.badMagic, .unsupportedFormat, .oversize, .truncated, .malformedHeader, .unknownKey, .badSignature,
+            .memberLengthMismatch,
+        ] {
             #expect(seen[code, default: 0] > 0, "\(code) never seen")
         }
     }

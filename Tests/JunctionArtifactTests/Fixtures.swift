@@ -24,10 +24,23 @@ enum Fixtures {
 
     /// The members of the small artifact, in the order they are added (not sorted).
     static let members: [(path: String, kind: ArtifactMemberKind, bytes: [UInt8])] = [
-        ("routes.json", .routes, Array(#"{"routes":[{"name":"home","pattern":"myapp://home","target":"home"},{"name":"moments","pattern":"myapp://moments(/:id)","target":"moments"}]}"#.utf8)),
-        ("manifest.json", .manifest, Array(#"{"name":"example","version":"3","files":["login.lua","policies.lua"]}"#.utf8)),
+        (
+            "routes.json", .routes,
+            Array(
+                #"{"routes":[{"name":"home","pattern":"myapp://home","target":"home"},{"name":"moments","pattern":"myapp://moments(/:id)","target":"moments"}]}"#
+                    .utf8)
+        ),
+        (
+            "manifest.json", .manifest,
+            Array(#"{"name":"example","version":"3","files":["login.lua","policies.lua"]}"#.utf8)
+        ),
         ("tests.json", .tests, Array(#"{"tests":[{"open":"myapp://home","expect":{"route":"home"}}]}"#.utf8)),
-        ("policies.lua", .lua, Array("group(\"login\", function(req)\n  if not req.context.user then return gate(\"myapp://login\") end\nend)\n".utf8)),
+        (
+            "policies.lua", .lua,
+            Array(
+                "group(\"login\", function(req)\n  if not req.context.user then return gate(\"myapp://login\") end\nend)\n"
+                    .utf8)
+        ),
         ("login.lua", .lua, Array("interceptor{ name = \"audit\", run = function(req) return nil end }\n".utf8)),
     ]
 

@@ -63,7 +63,9 @@ import Testing
             try? FileManager.default.removeItem(atPath: target)
         }
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
-        #expect(ArtifactBuilderTests.message { try KeyFile.write(Fixtures.key, to: path) }?.hasPrefix("keyFileExists:") == true)
+        #expect(
+            ArtifactBuilderTests.message { try KeyFile.write(Fixtures.key, to: path) }?.hasPrefix("keyFileExists:")
+                == true)
         #expect(!FileManager.default.fileExists(atPath: target))
     }
 
@@ -81,9 +83,15 @@ import Testing
         (privateLine.replacingOccurrences(of: " ", with: "  "), privateError),
         (privateLine.replacingOccurrences(of: "=", with: ""), privateError),
         ("junction-ed25519-private AQEB\n", privateError),
-        ("-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n", "badKeyFile: k has more than one line; a key file has one"),
+        (
+            "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n",
+            "badKeyFile: k has more than one line; a key file has one"
+        ),
         (privateLine + "\n", "badKeyFile: k has more than one line; a key file has one"),
-        (privateLine.replacingOccurrences(of: "\n", with: "\r\n"), "badKeyFile: k has more than one line; a key file has one"),
+        (
+            privateLine.replacingOccurrences(of: "\n", with: "\r\n"),
+            "badKeyFile: k has more than one line; a key file has one"
+        ),
         (publicLine, privateError),
     ]
 
@@ -134,7 +142,9 @@ import Testing
     }
 
     @Test func refusesSeedsAndPublicKeysOfTheWrongLength() {
-        #expect(ArtifactBuilderTests.message { try SigningKey(seed: [1, 2]) } == "badKeyFile: a private key's seed is 32 bytes, not 2")
+        #expect(
+            ArtifactBuilderTests.message { try SigningKey(seed: [1, 2]) }
+                == "badKeyFile: a private key's seed is 32 bytes, not 2")
         #expect(
             ArtifactBuilderTests.message { try VerificationKey(rawRepresentation: []) }
                 == "badKeyFile: a public key is 32 bytes, not 0")

@@ -10,7 +10,10 @@ import Testing
         ("routes.json", .routes, nil),
         ("tests.json", .tests, nil),
         (".lua", .lua, "is not name.lua at the top level (letters, digits, _, - and .), the path of a lua member"),
-        (".hidden.lua", .lua, "is not name.lua at the top level (letters, digits, _, - and .), the path of a lua member"),
+        (
+            ".hidden.lua", .lua,
+            "is not name.lua at the top level (letters, digits, _, - and .), the path of a lua member"
+        ),
         ("a.LUA", .lua, "is not name.lua at the top level (letters, digits, _, - and .), the path of a lua member"),
         ("ä.lua", .lua, "is not name.lua at the top level (letters, digits, _, - and .), the path of a lua member"),
         ("a b.lua", .lua, "is not name.lua at the top level (letters, digits, _, - and .), the path of a lua member"),

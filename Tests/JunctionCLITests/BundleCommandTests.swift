@@ -7,11 +7,14 @@ import Testing
     static let key = try! SigningKey(seed: [UInt8](repeating: 7, count: 32))
 
     /// A folder with `key.pub` and an artifact built by `key`, valid from `created` to `expires`.
-    static func setUp(created: Date, expires: Date, key: SigningKey = key) throws -> (folder: String, artifact: String, pub: String) {
+    static func setUp(created: Date, expires: Date, key: SigningKey = key) throws -> (
+        folder: String, artifact: String, pub: String
+    ) {
         let folder = try CLIRunner.folder([:])
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try KeyFile.write(key, to: folder + "/key")
-        var builder = ArtifactBuilder(name: "example", version: "3.1", created: created, expires: expires, minimumHostVersion: "2.0")
+        var builder = ArtifactBuilder(
+            name: "example", version: "3.1", created: created, expires: expires, minimumHostVersion: "2.0")
         builder.add(path: "manifest.json", kind: .manifest, bytes: Array(#"{"name":"example"}"#.utf8))
         builder.add(path: "routes.json", kind: .routes, bytes: Array(#"{"routes":[]}"#.utf8))
         builder.add(path: "login.lua", kind: .lua, bytes: Array("return 1\n".utf8))
@@ -50,7 +53,8 @@ import Testing
         #expect(result.status == 0)
         #expect(
             result.stdout
-                == "\(artifact): ok, example 3.1, 3 members, signed by \(Self.key.keyID), expires \(expires.formatted(.iso8601))\n")
+                == "\(artifact): ok, example 3.1, 3 members, signed by \(Self.key.keyID), expires \(expires.formatted(.iso8601))\n"
+        )
     }
 
     @Test func verifyRefusesAnArtifactOfAnotherKeyWithItsReason() throws {
@@ -85,7 +89,9 @@ import Testing
         let (_, artifact, pub) = try Self.setUp(created: created, expires: created.addingTimeInterval(86_400))
         let result = try CLIRunner.run(["bundle", "verify", artifact, "--pubkey", pub])
         #expect(result.status == 1)
-        #expect(result.stdout.hasPrefix("\(artifact): refused: expired: the artifact expired at 2023-11-15T22:13:20Z; it is "))
+        #expect(
+            result.stdout.hasPrefix(
+                "\(artifact): refused: expired: the artifact expired at 2023-11-15T22:13:20Z; it is "))
     }
 
     @Test func verifyExitsTwoWhenTheFileOrAKeyCannotBeRead() throws {

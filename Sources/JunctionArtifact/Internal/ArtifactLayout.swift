@@ -12,7 +12,8 @@ struct ArtifactLayout {
     /// there are before anything of that size is read, with checked arithmetic.
     init(_ bytes: [UInt8], limits: ArtifactLimits) throws(ArtifactError) {
         if bytes.count > limits.totalSize {
-            throw ArtifactError(.oversize, "the artifact has \(bytes.count) bytes; at most \(limits.totalSize) are allowed")
+            throw ArtifactError(
+                .oversize, "the artifact has \(bytes.count) bytes; at most \(limits.totalSize) are allowed")
         }
         let magic = ArtifactFormat.magic
         guard bytes.prefix(magic.count).elementsEqual(magic.prefix(min(bytes.count, magic.count))) else {
@@ -20,12 +21,14 @@ struct ArtifactLayout {
         }
         guard bytes.count >= ArtifactFormat.prefixLength else {
             throw ArtifactError(
-                .truncated, "the file ends at byte \(bytes.count), inside the \(ArtifactFormat.prefixLength)-byte prefix")
+                .truncated,
+                "the file ends at byte \(bytes.count), inside the \(ArtifactFormat.prefixLength)-byte prefix")
         }
         let version = UInt16(bytes[6]) << 8 | UInt16(bytes[7])
         guard version == ArtifactFormat.version else {
             throw ArtifactError(
-                .unsupportedFormat, "the artifact is format \(version); this reader knows format \(ArtifactFormat.version)")
+                .unsupportedFormat,
+                "the artifact is format \(version); this reader knows format \(ArtifactFormat.version)")
         }
         let headerLength = bytes[8..<12].reduce(0) { $0 << 8 | Int($1) }
         if headerLength > limits.headerSize {

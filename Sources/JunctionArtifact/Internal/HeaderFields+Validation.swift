@@ -21,7 +21,9 @@ extension HeaderFields {
         guard let expiresDate = RFC3339.parse(expires) else {
             throw malformed("field expires is not an RFC 3339 UTC time in whole seconds (2026-01-31T09:00:00Z)")
         }
-        guard expiresDate > createdDate else { throw malformed("expires at \(expires), not after it was created at \(created)") }
+        guard expiresDate > createdDate else {
+            throw malformed("expires at \(expires), not after it was created at \(created)")
+        }
         var members: [ArtifactMember] = []
         members.reserveCapacity(self.members.count)
         var previous: String?
@@ -30,7 +32,8 @@ extension HeaderFields {
             guard let kind = ArtifactMemberKind(named: row.kind) else {
                 throw ArtifactError(
                     .unknownMemberKind,
-                    "member \(Self.quoted(row.path)) has kind \(Self.quoted(row.kind)); expected manifest, routes, tests or lua")
+                    "member \(Self.quoted(row.path)) has kind \(Self.quoted(row.kind)); expected manifest, routes, tests or lua"
+                )
             }
             if let problem = MemberPathRules.problem(with: row.path, kind: kind, limits: limits) {
                 throw ArtifactError(.badPath, "member path \(Self.quoted(row.path)) \(problem)")
@@ -39,7 +42,8 @@ extension HeaderFields {
                 throw ArtifactError(.duplicateMember, "member \(Self.quoted(row.path)) is listed twice")
             }
             if let previous, !previous.utf8.lexicographicallyPrecedes(row.path.utf8) {
-                throw malformed("lists member \(Self.quoted(row.path)) after \(Self.quoted(previous)); members are sorted by path")
+                throw malformed(
+                    "lists member \(Self.quoted(row.path)) after \(Self.quoted(previous)); members are sorted by path")
             }
             previous = row.path
             members.append(ArtifactMember(path: row.path, kind: kind, length: row.length, sha256: row.sha256))
@@ -66,6 +70,9 @@ extension HeaderFields {
     /// untrusted file and goes into a message.
     static func quoted(_ text: String) -> String {
         let cut = text.count > 64 ? String(text.prefix(64)) + "…" : text
-        return "\"" + cut.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined() + "\""
+        return "\""
+            + cut.unicodeScalars.map {
+                $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0)
+            }.joined() + "\""
     }
 }

@@ -99,7 +99,9 @@ struct HeaderFields {
             version: try string("version", in: object), created: try string("created", in: object),
             expires: try string("expires", in: object), minimumHostVersion: minimumHostVersion,
             keyID: try string("key_id", in: object), members: members)
-        guard Hex.isLowercase(fields.keyID, count: 16) else { throw malformed("field key_id is not 16 lowercase hex digits") }
+        guard Hex.isLowercase(fields.keyID, count: 16) else {
+            throw malformed("field key_id is not 16 lowercase hex digits")
+        }
         // One byte form only: a header that decodes the same but is written otherwise
         // (spaces, escapes, key order, 1.0 for 1) would be a second signed form of one header.
         guard fields.canonicalJSON.elementsEqual(bytes) else { throw malformed("is not in canonical form") }

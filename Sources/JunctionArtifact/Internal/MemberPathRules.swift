@@ -5,7 +5,9 @@ enum MemberPathRules {
     static func problem(with path: String, kind: ArtifactMemberKind, limits: ArtifactLimits) -> String? {
         let bytes = Array(path.utf8)
         if bytes.isEmpty { return "is empty" }
-        if bytes.count > limits.pathLength { return "has \(bytes.count) bytes; at most \(limits.pathLength) are allowed" }
+        if bytes.count > limits.pathLength {
+            return "has \(bytes.count) bytes; at most \(limits.pathLength) are allowed"
+        }
         if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "has a control character" }
         if bytes.contains(UInt8(ascii: "\\")) { return "has a backslash" }
         if bytes.first == UInt8(ascii: "/") { return "is absolute" }

@@ -22,7 +22,9 @@ enum ArtifactFile {
         }
         if data.count > limits.totalSize {
             throw .refused(
-                ArtifactError(.oversize, "the artifact has more than \(limits.totalSize) bytes; at most \(limits.totalSize) are allowed"))
+                ArtifactError(
+                    .oversize,
+                    "the artifact has more than \(limits.totalSize) bytes; at most \(limits.totalSize) are allowed"))
         }
         return Array(data)
     }
