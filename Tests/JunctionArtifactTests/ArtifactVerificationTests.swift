@@ -291,3 +291,23 @@ import Testing
         #expect(Self.refusal(bytes) == message)
     }
 }
+
+extension ArtifactVerificationTests {
+    static let hostileHeaders: [String: String] = [
+        "500,000 open lists": String(repeating: "[", count: 500_000),
+        "100,000 nested objects": String(repeating: "{\"a\":", count: 100_000),
+        "four nested lists": #"{"members":[[[]]]}"#,
+    ]
+
+    /// Nesting is refused before the JSON parser sees it: a header nests three deep.
+    @Test(arguments: hostileHeaders.keys.sorted())
+    func refusesAHeaderNestedDeeperThanAHeaderIs(name: String) {
+        let raw = Self.raw { $0.headerText = Self.hostileHeaders[name] }
+        #expect(Self.refusal(raw.signed()) == "malformedHeader: the header nests deeper than 3 levels")
+    }
+
+    @Test func refusesAHeaderOfEscapesUpToTheHeaderCap() {
+        let raw = Self.raw { $0.headerText = "{\"name\":\"" + String(repeating: "\\u0041", count: 80_000) + "\"}" }
+        #expect(Self.refusal(raw.signed())?.hasPrefix("malformedHeader: the header ") == true)
+    }
+}

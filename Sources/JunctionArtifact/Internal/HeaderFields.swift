@@ -49,6 +49,7 @@ struct HeaderFields {
     /// count is within `limits` and whose key id and hashes are well-formed hex.
     static func decode(_ bytes: ArraySlice<UInt8>, limits: ArtifactLimits) throws(ArtifactError) -> HeaderFields {
         func malformed(_ why: String) -> ArtifactError { ArtifactError(.malformedHeader, "the header \(why)") }
+        guard nestingDepth(bytes) <= 3 else { throw malformed("nests deeper than 3 levels") }
         guard let parsed = try? JSONSerialization.jsonObject(with: Data(bytes)),
             let object = parsed as? [String: Any]
         else { throw malformed("is not a JSON object") }
@@ -106,5 +107,36 @@ struct HeaderFields {
         // (spaces, escapes, key order, 1.0 for 1) would be a second signed form of one header.
         guard fields.canonicalJSON.elementsEqual(bytes) else { throw malformed("is not in canonical form") }
         return fields
+    }
+
+    /// How deep `bytes` nest objects and lists, read outside strings: a header nests three
+    /// deep, so a deeper one is refused before a recursive parser could spend its stack on it.
+    static func nestingDepth(_ bytes: ArraySlice<UInt8>) -> Int {
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                deepest = max(deepest, depth)
+                if deepest > 3 { return deepest }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
     }
 }
