@@ -3,7 +3,8 @@
 enum BenchmarkCommand {
     /// Every group, in the order they run. Add new groups (`rule.eval.lua`, …) here.
     static let groups: [any BenchmarkGroup] = [
-        MatchBenchmark(), RuleBenchmark(), DecideBenchmark(), BundleLoadBenchmark(), AttackBenchmark(),
+        MatchBenchmark(), RuleBenchmark(), DecideBenchmark(), BundleLoadBenchmark(), BundleVerifyBenchmark(),
+        AttackBenchmark(),
     ]
 
     /// Runs the command.
