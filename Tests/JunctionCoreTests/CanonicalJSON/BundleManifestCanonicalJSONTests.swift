@@ -44,7 +44,10 @@ import Testing
             "manifest.json: version: expected a whole number or a semantic version as text, found -1"
         ),
         (#"{"name":"a","version":"12"}"#, #"manifest.json: version: "12" is not a semantic version (1.4.0)"#),
-        (#"{"name":"a","version":1,"on_error":"ignore"}"#, #"manifest.json: on_error: must be reject or continue (got "ignore")"#),
+        (
+            #"{"name":"a","version":1,"on_error":"ignore"}"#,
+            #"manifest.json: on_error: must be reject or continue (got "ignore")"#
+        ),
         (
             #"{"name":"a","version":1,"minimum_host_version":"five"}"#,
             #"manifest.json: minimum_host_version: "five" is not a version: expected a number at byte 1, found "f"; "#
@@ -104,7 +107,8 @@ import Testing
             _ = try BundleManifest(canonicalJSON: Array((#"{"name":"a","version":1,"context":["# + keys + "]}").utf8))
             Issue.record("read \(ContextSchema.maximumKeys + 1) keys")
         } catch {
-            #expect(error.description == "manifest.json: context[1000]: the context schema declares more than 1000 keys")
+            #expect(
+                error.description == "manifest.json: context[1000]: the context schema declares more than 1000 keys")
         }
     }
 }

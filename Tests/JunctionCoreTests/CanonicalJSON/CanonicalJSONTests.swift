@@ -35,7 +35,10 @@ import Testing
         (.array([]), "[]"),
         (.table([:]), "{}"),
         (.array([.nil, 1, .double(1), "1"]), #"[null,1,1.0,"1"]"#),
-        (["b": 1, "a": ["z": [], "y": [:]], "B": 2, "é": 3, "e": 4], #"{"B":2,"a":{"y":{},"z":[]},"b":1,"e":4,"é":3}"#),
+        (
+            ["b": 1, "a": ["z": [], "y": [:]], "B": 2, "é": 3, "e": 4],
+            #"{"B":2,"a":{"y":{},"z":[]},"b":1,"e":4,"é":3}"#
+        ),
         (["user": .nil], #"{"user":null}"#),
     ]
 
@@ -140,7 +143,10 @@ import Testing
     @Test func nestsAtMostSixtyFourLevels() throws {
         let deepest = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
         _ = try Self.read(deepest)
-        #expect(throws: CanonicalJSONError(file: "t.json", place: "byte 64", message: "nests deeper than 64 arrays and objects")) {
+        #expect(
+            throws: CanonicalJSONError(
+                file: "t.json", place: "byte 64", message: "nests deeper than 64 arrays and objects")
+        ) {
             try Self.read(String(repeating: "[", count: 65) + String(repeating: "]", count: 65))
         }
         // A million opening brackets cost one pass up to level 65, not a million frames.
@@ -151,7 +157,10 @@ import Testing
 
     @Test func capsTheText() {
         let limits = CanonicalJSONLimits(maximumBytes: 10)
-        #expect(throws: CanonicalJSONError(file: "t.json", place: "", message: "the text has 11 bytes, more than the 10 allowed")) {
+        #expect(
+            throws: CanonicalJSONError(
+                file: "t.json", place: "", message: "the text has 11 bytes, more than the 10 allowed")
+        ) {
             try Self.read("\"123456789\"", limits: limits)
         }
     }
@@ -163,8 +172,12 @@ import Testing
             try Self.read("\"123456789\"", limits: limits)
         }
         // Escapes count once unescaped: eight \n are eight bytes.
-        #expect(try Self.read("\"" + String(repeating: "\\n", count: 8) + "\"", limits: limits) == .string(String(repeating: "\n", count: 8)))
-        #expect(throws: CanonicalJSONError(file: "t.json", place: "byte 4", message: "a string longer than 1048576 bytes")) {
+        #expect(
+            try Self.read("\"" + String(repeating: "\\n", count: 8) + "\"", limits: limits)
+                == .string(String(repeating: "\n", count: 8)))
+        #expect(
+            throws: CanonicalJSONError(file: "t.json", place: "byte 4", message: "a string longer than 1048576 bytes")
+        ) {
             try Self.read("[0, \"" + String(repeating: "x", count: (1 << 20) + 1) + "\"]")
         }
     }
@@ -172,10 +185,14 @@ import Testing
     @Test func capsNumbers() throws {
         let sixtyFour = "1." + String(repeating: "0", count: 62)
         #expect(try Self.read(sixtyFour) == .double(1))
-        #expect(throws: CanonicalJSONError(file: "t.json", place: "byte 0", message: "a number longer than 64 characters")) {
+        #expect(
+            throws: CanonicalJSONError(file: "t.json", place: "byte 0", message: "a number longer than 64 characters")
+        ) {
             try Self.read(sixtyFour + "0")
         }
-        #expect(throws: CanonicalJSONError(file: "t.json", place: "byte 1", message: "a number longer than 64 characters")) {
+        #expect(
+            throws: CanonicalJSONError(file: "t.json", place: "byte 1", message: "a number longer than 64 characters")
+        ) {
             try Self.read("[" + String(repeating: "9", count: 1_000_000) + "]")
         }
     }

@@ -47,7 +47,9 @@ import Testing
         #expect(back.routes.map(\.patternLocation) == table.routes.map(\.patternLocation))
         #expect(back.routes[0].meta == table.routes[0].meta)
         #expect(try back.canonicalJSON(relativeTo: Self.directory) == json)
-        for url in ["myapp://user/7", "myapp://USER/7/posts?x=1", "myapp://user/x", "myapp://files/a/b", "other://home"] {
+        for url in [
+            "myapp://user/7", "myapp://USER/7/posts?x=1", "myapp://user/x", "myapp://files/a/b", "other://home",
+        ] {
             let (a, b) = (try table.match(url), try back.match(url))
             #expect(a?.route.name == b?.route.name, "\(url)")
             #expect(a?.value("id") == b?.value("id") && a?.value("tab") == b?.value("tab"), "\(url)")
@@ -58,7 +60,8 @@ import Testing
 
     @Test func writesASmallTableExactly() throws {
         let table = try RouteTable.load(
-            text: "routes:\n  - { name: home, pattern: \"myapp://home\", exported: true, params: { n: { type: double, default: 2 } } }\n",
+            text:
+                "routes:\n  - { name: home, pattern: \"myapp://home\", exported: true, params: { n: { type: double, default: 2 } } }\n",
             file: "b/routes.yaml")
         let text = String(decoding: try table.canonicalJSON(relativeTo: "b"), as: UTF8.self)
         #expect(
