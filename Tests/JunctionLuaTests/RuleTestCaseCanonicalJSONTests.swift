@@ -119,6 +119,32 @@ import Testing
         ),
     ]
 
+    @Test func typesTheContextByTheManifestsSchema() throws {
+        let manifest = try BundleManifest.load(
+            text: "name: shop\nversion: 1\ncontext: { user: { id: int } }\n", file: "manifest.yaml")
+        for (context, message) in [
+            (#"{"user":{"id":"7"}}"#, "tests.json: [0].context: user.id: expected int, found string"),
+            (
+                #"{"usr":{}}"#,
+                #"tests.json: [0].context: usr: not declared in the context schema; did you mean "user"?"#
+            ),
+            ("[]", "tests.json: [0].context: expected an object, found an array"),
+        ] {
+            let json =
+                #"[{"name":"t","open":"a","context":"# + context + #","expect":{"unmatched":true},"# + Self.location
+                + "}]"
+            do {
+                _ = try RuleTestCase.decode(canonicalJSON: Array(json.utf8), manifest: manifest)
+                Issue.record("read \(context)")
+            } catch {
+                #expect(error.description == message)
+            }
+        }
+        let fits =
+            #"[{"name":"t","open":"a","context":{"user":{"id":7}},"expect":{"unmatched":true},"# + Self.location + "}]"
+        #expect(try RuleTestCase.decode(canonicalJSON: Array(fits.utf8), manifest: manifest).count == 1)
+    }
+
     @Test(arguments: refusals)
     func refusesATestWithItsPath(json: String, message: String) throws {
         let manifest = try BundleManifest.load(text: "name: shop\nversion: 1\n", file: "manifest.yaml")

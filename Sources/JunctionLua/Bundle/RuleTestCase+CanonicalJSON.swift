@@ -28,7 +28,7 @@ extension RuleTestCase {
     ///   - file: The name errors give it.
     ///   - directory: The folder the locations' files are put back inside.
     ///   - manifest: The bundle's manifest: a test's source must be one of its
-    ///     ``BundleManifest/knownSources``.
+    ///     ``BundleManifest/knownSources``, and its context fit its ``BundleManifest/context``.
     ///   - limits: What the JSON reader accepts at most.
     /// - Returns: The tests, in order.
     /// - Throws: `CanonicalJSONError` with the path of the first problem (`[3].expect.code`).
@@ -76,6 +76,14 @@ extension RuleTestCase {
         source = try object.string("source") ?? "internal"
         if let message = manifest?.unknownSourceMessage(source) { throw object.error("source", message) }
         context = object.value("context") ?? [:]
+        guard case .table(let fields) = context else {
+            throw CanonicalJSONObject.mismatch(
+                context, expected: "an object", at: object.path(of: "context"), file: file)
+        }
+        // Typed by the manifest's schema, as the YAML loader types it.
+        if let problem = manifest?.context?.validate(ContextSnapshot(fields)).first {
+            throw object.error("context", problem.description)
+        }
         params = object.value("params") ?? [:]
         if case .table = params {
         } else {
