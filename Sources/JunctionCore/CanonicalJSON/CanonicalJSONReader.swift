@@ -102,6 +102,21 @@ struct CanonicalJSONReader {
     private mutating func readString() throws(CanonicalJSONError) -> String {
         let start = position
         position += 1
+        // Most strings have no escape: they are read straight from the text.
+        var end = position
+        while end < bytes.count, end - position <= limits.maximumStringBytes {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\""), end - position <= limits.maximumStringBytes {
+                guard let string = String(validating: bytes[position..<end], as: UTF8.self) else {
+                    position = start
+                    throw failure("a string that is not valid UTF-8")
+                }
+                position = end + 1
+                return string
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            end += 1
+        }
         var text: [UInt8] = []
         while true {
             guard position < bytes.count else {
