@@ -68,10 +68,10 @@ import Testing
         #expect(
             String(decoding: try RuleTestCase.canonicalJSON(tests, relativeTo: "b"), as: UTF8.self)
                 == #"[{"context":{"n":1.0},"expect":{"cause":"rule_failed","code":500,"fails":["x"]},"#
-                + #""location":{"column":5,"file":"tests/t.yaml","line":2},"name":"t","open":"myapp://a"}]"#)
+                + #""location":"tests/t.yaml:2:5","name":"t","open":"myapp://a"}]"#)
     }
 
-    static let location = #""location":{"file":"tests/t.yaml","line":1,"column":1}"#
+    static let location = #""location":"tests/t.yaml:1:1""#
 
     static let refusals: [(String, String)] = [
         ("{}", "tests.json: the document: expected an array of tests, found an object"),

@@ -7,7 +7,10 @@ package struct CanonicalJSONObject {
     /// The object's path; empty at the root.
     package let path: String
     private let fields: [String: RuleValue]
-    private var read: Set<String> = []
+    /// The members asked for, in order, and how many of them were present: `finish()`
+    /// compares that with the object's count, and names the unknown ones only then.
+    private var asked: [String] = []
+    private var found = 0
 
     /// The object `value` is, or an error naming `what` it should be.
     /// - Parameters:
@@ -31,8 +34,10 @@ package struct CanonicalJSONObject {
 
     /// Member `key`, or `nil` when absent.
     package mutating func value(_ key: String) -> RuleValue? {
-        read.insert(key)
-        return fields[key]
+        asked.append(key)
+        let value = fields[key]
+        if value != nil { found += 1 }
+        return value
     }
 
     /// Member `key`, which must be present.
@@ -98,9 +103,11 @@ package struct CanonicalJSONObject {
 
     /// Refuses members that were never asked for.
     package func finish() throws(CanonicalJSONError) {
-        let unknown = fields.keys.filter { !read.contains($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        guard found < fields.count else { return }
+        let known = Set(asked)
+        let unknown = fields.keys.filter { !known.contains($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         guard let first = unknown.first else { return }
-        let expected = read.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.joined(separator: ", ")
+        let expected = known.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.joined(separator: ", ")
         throw error(
             at: path(of: ContextSchema.shown(first)),
             "unknown member; \(path.isEmpty ? "the document" : path) has \(expected)")

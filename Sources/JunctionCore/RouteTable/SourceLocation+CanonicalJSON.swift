@@ -1,26 +1,34 @@
 extension SourceLocation {
-    /// The location as canonical JSON's value, `{"column":5,"file":"routes.yaml","line":12}`,
-    /// its file relative to `directory` when it is inside it: an artifact names files as
-    /// the bundle does, not as the builder's disk did.
+    /// The location as canonical JSON's value, `"routes.yaml:12:5"`, its file relative to
+    /// `directory` when it is inside it: an artifact names files as the bundle does, not
+    /// as the builder's disk did.
     package func canonicalJSONValue(relativeTo directory: String?) -> RuleValue {
         var file = file
         if let directory {
             let prefix = directory.hasSuffix("/") ? directory : directory + "/"
             if file.hasPrefix(prefix) { file.removeFirst(prefix.count) }
         }
-        return .table(["file": .string(file), "line": .int(Int64(line)), "column": .int(Int64(column))])
+        return .string("\(file):\(line):\(column)")
     }
 
-    /// Reads ``canonicalJSONValue(relativeTo:)`` back, its file inside `directory` when given.
+    /// Reads ``canonicalJSONValue(relativeTo:)`` back — the line and column are the last
+    /// two `:`-separated parts, so a file name may hold a colon — its file inside
+    /// `directory` when given.
     package init(canonicalJSON value: RuleValue, at path: String, file: String, directory: String?)
         throws(CanonicalJSONError)
     {
-        var object = try CanonicalJSONObject(value, at: path, file: file, what: "a location")
-        let name = try object.requiredString("file")
-        guard let line = try object.int("line"), line >= 1, let column = try object.int("column"), column >= 1 else {
-            throw object.error(at: path, "a location needs a line and a column, each at least 1")
+        guard case .string(let text) = value else {
+            throw CanonicalJSONObject.mismatch(value, expected: "a location, FILE:LINE:COLUMN", at: path, file: file)
         }
-        try object.finish()
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count >= 3, let line = Int(parts[parts.count - 2]), line >= 1,
+            let column = Int(parts[parts.count - 1]), column >= 1
+        else {
+            throw CanonicalJSONError(
+                file: file, place: path,
+                message: "\"\(ContextSchema.shown(text))\" is not FILE:LINE:COLUMN with a line and a column from 1")
+        }
+        let name = parts.dropLast(2).joined(separator: ":")
         let inside = directory.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + name } ?? name
         self.init(file: inside, line: line, column: column)
     }

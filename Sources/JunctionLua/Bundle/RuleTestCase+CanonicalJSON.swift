@@ -6,7 +6,7 @@ extension RuleTestCase {
     /// `context` or `params`) is left out.
     ///
     /// ```json
-    /// [{"expect":{"gate":"myapp://login"},"location":{"column":5,"file":"tests/login.yaml","line":2},"name":"guests log in","open":"myapp://orders"}]
+    /// [{"expect":{"gate":"myapp://login"},"location":"tests/login.yaml:2:5","name":"guests log in","open":"myapp://orders"}]
     /// ```
     ///
     /// `expect` has the YAML's keys, with `redirect: none` as `"no_redirect":true`, and

@@ -66,9 +66,18 @@ import Testing
         let text = String(decoding: try table.canonicalJSON(relativeTo: "b"), as: UTF8.self)
         #expect(
             text == #"{"options":{"caseSensitive":true,"dispatchedSchemes":[],"hostAsPath":"auto","plusAsSpace":true},"#
-                + #""routes":[{"exported":true,"location":{"column":5,"file":"routes.yaml","line":2},"name":"home","#
+                + #""routes":[{"exported":true,"location":"routes.yaml:2:5","name":"home","#
                 + #""params":[{"default":2.0,"name":"n","type":"double"}],"pattern":"myapp://home","#
-                + #""pattern_location":{"column":29,"file":"routes.yaml","line":2}}]}"#)
+                + #""pattern_location":"routes.yaml:2:29"}]}"#)
+    }
+
+    @Test func keepsAColonInALocationsFile() throws {
+        var route = Route(name: "home", pattern: "myapp://home")
+        route.location = SourceLocation(file: "b/c:d.yaml", line: 3, column: 4)
+        let table = try RouteTable(routes: [route])
+        let json = try table.canonicalJSON(relativeTo: "b")
+        #expect(String(decoding: json, as: UTF8.self).contains(#""location":"c:d.yaml:3:4""#))
+        #expect(try RouteTable(canonicalJSON: json, directory: "b").routes[0].location == route.location)
     }
 
     static let refusals: [(String, String)] = [
@@ -102,8 +111,12 @@ import Testing
             "routes.json: routes[0].priority: expected an integer, found the float 1.0"
         ),
         (
-            #"{"routes":[{"name":"a","pattern":"/a","location":{"file":"r","line":0,"column":1}}]}"#,
-            "routes.json: routes[0].location: a location needs a line and a column, each at least 1"
+            #"{"routes":[{"name":"a","pattern":"/a","location":"r:0:1"}]}"#,
+            #"routes.json: routes[0].location: "r:0:1" is not FILE:LINE:COLUMN with a line and a column from 1"#
+        ),
+        (
+            #"{"routes":[{"name":"a","pattern":"/a","location":{"file":"r"}}]}"#,
+            "routes.json: routes[0].location: expected a location, FILE:LINE:COLUMN, found an object"
         ),
         (
             #"{"routes":[{"name":"a","pattern":"/a","exported":"yes"}]}"#,
