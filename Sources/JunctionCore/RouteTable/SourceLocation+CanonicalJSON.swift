@@ -20,15 +20,17 @@ extension SourceLocation {
         guard case .string(let text) = value else {
             throw CanonicalJSONObject.mismatch(value, expected: "a location, FILE:LINE:COLUMN", at: path, file: file)
         }
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count >= 3, let line = Int(parts[parts.count - 2]), line >= 1,
-            let column = Int(parts[parts.count - 1]), column >= 1
+        let columnColon = text.lastIndex(of: ":")
+        let lineColon = columnColon.flatMap { text[..<$0].lastIndex(of: ":") }
+        guard let columnColon, let lineColon,
+            let line = Int(text[text.index(after: lineColon)..<columnColon]), line >= 1,
+            let column = Int(text[text.index(after: columnColon)...]), column >= 1
         else {
             throw CanonicalJSONError(
                 file: file, place: path,
                 message: "\"\(ContextSchema.shown(text))\" is not FILE:LINE:COLUMN with a line and a column from 1")
         }
-        let name = parts.dropLast(2).joined(separator: ":")
+        let name = String(text[..<lineColon])
         let inside = directory.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + name } ?? name
         self.init(file: inside, line: line, column: column)
     }
