@@ -16,7 +16,9 @@ internal import Foundation
 /// Loading either returns a complete bundle or throws every problem found; it never
 /// returns part of one.
 public struct RuleBundle: Sendable {
-    /// The folder it was loaded from.
+    /// The folder it was loaded from; for a bundle built from parts, the name given for it.
+    /// Errors and `junction check`'s findings put the bundle's files inside it
+    /// (`rules/shop/policies.lua:4`); traces name files relative to the bundle either way.
     public let directory: String
     /// Its manifest.
     public let manifest: BundleManifest
@@ -103,12 +105,7 @@ public struct RuleBundle: Sendable {
                 sources.append(RuleSource(name: name, text: source))
             }
         }
-        let compiledSources = sources
-        let compiling = BackgroundWork { () -> Result<RuleEnginePool, LuaError> in
-            Result { () throws(LuaError) in
-                try RuleEnginePool(sources: compiledSources, limits: limits, logger: logger, coverage: coverage)
-            }
-        }
+        let compiling = startCompiling(sources, limits: limits, logger: logger, coverage: coverage)
 
         var manifest: BundleManifest?
         if let (path, text) = read(["manifest.yaml", "manifest.yml", "manifest.json"], what: "its name and version") {
@@ -132,23 +129,97 @@ public struct RuleBundle: Sendable {
                 tests += try RuleTestCase.load(text: source, file: path, manifest: manifest)
             } catch { problems += error.diagnostics }
         }
+        return try assemble(
+            directory: directory, manifest: manifest, routes: routes, sources: sources, testFiles: testFiles,
+            tests: tests, problems: problems, compiling: compiling)
+    }
 
+    /// Builds a bundle from its parts — what an artifact holds — compiling the rules
+    /// exactly as ``load(directory:limits:logger:coverage:)`` does after reading a folder.
+    /// - Parameters:
+    ///   - directory: The name errors and findings put the bundle's files inside: for a
+    ///     bundle from an artifact, what names the artifact to people (`shop.jbundle`), so a
+    ///     rule's error reads `shop.jbundle/policies.lua:4`. Decode the route table and the
+    ///     tests with the same name, so their locations agree.
+    ///   - manifest: Its manifest.
+    ///   - routes: Its route table.
+    ///   - sources: Its Lua files, named relative to the bundle; they run in name order,
+    ///     as a folder's do, whatever order they are given in.
+    ///   - tests: Its rule tests, file by file.
+    ///   - limits: The sandbox's budgets for its rules.
+    ///   - logger: Receives the rules' `print` and `log.*` output.
+    ///   - coverage: Whether the engines record which lines run.
+    /// - Throws: `BundleError`: two sources of one name, a rule that does not compile or
+    ///   fails while loading, state a rule would keep between evaluations.
+    public init(
+        directory: String, manifest: BundleManifest, routes: RouteTable, sources: [RuleSource],
+        tests: [RuleTestCase], limits: SandboxLimits = SandboxLimits(),
+        logger: Logger = Logger(label: "junction.lua"), coverage: Bool = false
+    ) throws(BundleError) {
+        let sorted = sources.sorted { $0.name < $1.name }
+        var problems: [Diagnostic] = []
+        for (earlier, later) in zip(sorted, sorted.dropFirst()) where earlier.name == later.name {
+            problems.append(
+                Diagnostic(
+                    .error, "two rule files are named \"\(ContextSchema.shown(later.name))\"; give each its own name",
+                    at: SourceLocation(file: directory, line: 1, column: 1)))
+        }
+        let testFiles = Set(tests.map(\.location.file))
+        self = try Self.assemble(
+            directory: directory, manifest: manifest, routes: routes, sources: sorted, testFiles: testFiles.sorted(),
+            tests: tests, problems: problems,
+            compiling: Self.startCompiling(sorted, limits: limits, logger: logger, coverage: coverage))
+    }
+
+    /// Compiles the rules on a thread of their own, so a folder's manifest, route table and
+    /// tests are read meanwhile: the rules need none of those, and each is a good part of
+    /// the load.
+    private static func startCompiling(
+        _ sources: [RuleSource], limits: SandboxLimits, logger: Logger, coverage: Bool
+    ) -> BackgroundWork<Result<RuleEnginePool, LuaError>> {
+        BackgroundWork { () -> Result<RuleEnginePool, LuaError> in
+            Result { () throws(LuaError) in
+                try RuleEnginePool(sources: sources, limits: limits, logger: logger, coverage: coverage)
+            }
+        }
+    }
+
+    /// The one way a bundle comes together, from a folder or from parts: the compiled
+    /// engines, or every problem found, in the order of the files.
+    private static func assemble(
+        directory: String, manifest: BundleManifest?, routes: RouteTable?, sources: [RuleSource],
+        testFiles: [String], tests: [RuleTestCase], problems: [Diagnostic],
+        compiling: BackgroundWork<Result<RuleEnginePool, LuaError>>
+    ) throws(BundleError) -> RuleBundle {
+        var problems = problems
         var engines: RuleEnginePool?
         switch compiling.wait() {
         case .success(let pool):
             engines = pool
         case .failure(let error):
             let line = error.line ?? 1
-            let file = inside(error.chunkName)
+            let file = directory.hasSuffix("/") ? directory + error.chunkName : directory + "/" + error.chunkName
             problems.append(
                 Diagnostic(
                     .error, "\(error.message) [\(error.code)]", at: SourceLocation(file: file, line: line, column: 1)))
         }
-
         guard problems.isEmpty, let manifest, let routes, let engines else { throw BundleError(problems) }
-        let declarations = engines.declarations
         return RuleBundle(
             directory: directory, manifest: manifest, routes: routes, sources: sources, engines: engines,
-            declarations: declarations, testFiles: testFiles, tests: tests)
+            testFiles: testFiles, tests: tests)
+    }
+
+    private init(
+        directory: String, manifest: BundleManifest, routes: RouteTable, sources: [RuleSource],
+        engines: RuleEnginePool, testFiles: [String], tests: [RuleTestCase]
+    ) {
+        self.directory = directory
+        self.manifest = manifest
+        self.routes = routes
+        self.sources = sources
+        self.engines = engines
+        declarations = engines.declarations
+        self.testFiles = testFiles
+        self.tests = tests
     }
 }

@@ -1,0 +1,103 @@
+extension BundleManifest {
+    /// The manifest as canonical JSON: its YAML's keys, those without a value left out.
+    ///
+    /// ```json
+    /// {"context":[{"name":"app_version","type":"version"}],"minimum_host_version":"5.0.0","name":"shop","on_error":"reject","sources":["mini_program"],"version":12}
+    /// ```
+    ///
+    /// An integer version is a JSON integer, a semantic one text.
+    /// - Returns: The UTF-8 bytes.
+    /// - Throws: `CanonicalJSONError`, which a manifest's values never cause.
+    public func canonicalJSON() throws(CanonicalJSONError) -> [UInt8] {
+        try CanonicalJSON.encode(canonicalJSONValue, file: "manifest.json")
+    }
+
+    /// ``canonicalJSON()`` before it is written.
+    package var canonicalJSONValue: RuleValue {
+        var fields: [String: RuleValue] = ["name": .string(name), "on_error": .string(onError.rawValue)]
+        switch version {
+        case .integer(let number): fields["version"] = .int(Int64(number))
+        case .semantic(let version): fields["version"] = .string(version.description)
+        }
+        if let minimumHostVersion { fields["minimum_host_version"] = .string(minimumHostVersion.description) }
+        if let description { fields["description"] = .string(description) }
+        if !sources.isEmpty { fields["sources"] = .array(sources.map { .string($0.rawValue) }) }
+        if let context { fields["context"] = context.canonicalJSONValue }
+        return .table(fields)
+    }
+
+    /// Reads a manifest from its ``canonicalJSON()``, checking what its YAML loader checks.
+    /// - Parameters:
+    ///   - bytes: The JSON.
+    ///   - file: The name errors give it.
+    ///   - limits: What the JSON reader accepts at most.
+    /// - Throws: `CanonicalJSONError` with the path of the first problem.
+    public init(
+        canonicalJSON bytes: [UInt8], file: String = "manifest.json", limits: CanonicalJSONLimits = .default
+    ) throws(CanonicalJSONError) {
+        try self.init(canonicalJSONValue: CanonicalJSON.decode(bytes, file: file, limits: limits), file: file)
+    }
+
+    /// Reads a manifest from decoded canonical JSON.
+    package init(canonicalJSONValue value: RuleValue, file: String) throws(CanonicalJSONError) {
+        var object = try CanonicalJSONObject(value, at: "", file: file, what: "a bundle manifest")
+        let name = try object.requiredString("name")
+        guard
+            !name.isEmpty,
+            name.utf8.allSatisfy({ Bytes.isAlpha($0) || Bytes.isDigit($0) || "._-".utf8.contains($0) })
+        else {
+            throw object.error(
+                "name", "\"\(ContextSchema.shown(name))\" must be letters, digits, \".\", \"_\" and \"-\"")
+        }
+        let version: BundleVersion
+        switch try object.required("version") {
+        case .int(let number) where number >= 0 && Int(exactly: number) != nil:
+            version = .integer(Int(number))
+        case .string(let text):
+            guard case .semantic(let semantic)? = BundleVersion(text) else {
+                throw object.error("version", "\"\(ContextSchema.shown(text))\" is not a semantic version (1.4.0)")
+            }
+            version = .semantic(semantic)
+        case let other:
+            throw CanonicalJSONObject.mismatch(
+                other, expected: "a whole number or a semantic version as text", at: "version", file: file)
+        }
+        self.init(name: name, version: version)
+        if let text = try object.string("minimum_host_version") {
+            do {
+                minimumHostVersion = try SemanticVersion(parsing: text)
+            } catch {
+                throw object.error("minimum_host_version", "\(error)")
+            }
+        }
+        description = try object.string("description")
+        if let text = try object.string("on_error") {
+            guard let policy = RuleErrorPolicy(rawValue: text) else {
+                throw object.error("on_error", "must be reject or continue (got \"\(ContextSchema.shown(text))\")")
+            }
+            onError = policy
+        }
+        for (index, source) in (try object.strings("sources") ?? []).enumerated() {
+            let place = object.path(of: "sources") + "[\(index)]"
+            let valid =
+                !source.isEmpty
+                && source.utf8.allSatisfy {
+                    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || Bytes.isDigit($0) || $0 == UInt8(ascii: "_")
+                }
+            let request = RequestSource(rawValue: source)
+            guard valid, !RequestSource.standard.contains(request), !sources.contains(request) else {
+                throw object.error(
+                    at: place,
+                    "source \"\(ContextSchema.shown(source))\" must be lowercase letters, digits and \"_\", neither standard nor listed twice"
+                )
+            }
+            sources.append(request)
+        }
+        if let schema = try object.value("context").map({ value throws(CanonicalJSONError) in
+            try ContextSchema(canonicalJSON: value, at: "context", file: file)
+        }) {
+            context = schema
+        }
+        try object.finish()
+    }
+}

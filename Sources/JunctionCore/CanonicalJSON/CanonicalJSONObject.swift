@@ -1,0 +1,152 @@
+/// One JSON object of a bundle part being decoded: typed access to its members, each
+/// error at the member's path (`routes[3].params[0].type`), and unknown members refused
+/// by ``finish()`` — a newer builder's field is not silently dropped.
+package struct CanonicalJSONObject {
+    /// The document, for errors.
+    package let file: String
+    /// The object's path; empty at the root.
+    package let path: String
+    private let fields: [String: RuleValue]
+    /// The members asked for, in order, and how many of them were present: `finish()`
+    /// compares that with the object's count, and names the unknown ones only then.
+    private var asked: [String] = []
+    private var found = 0
+
+    /// The object `value` is, or an error naming `what` it should be.
+    /// - Parameters:
+    ///   - value: A decoded JSON value.
+    ///   - path: Its path.
+    ///   - file: The document.
+    ///   - what: What the object is, for the message (`a route`).
+    package init(_ value: RuleValue, at path: String, file: String, what: String) throws(CanonicalJSONError) {
+        guard case .table(let fields) = value else {
+            throw Self.mismatch(value, expected: what + " (an object)", at: path, file: file)
+        }
+        self.fields = fields
+        self.path = path
+        self.file = file
+    }
+
+    /// The path of member `key`.
+    package func path(of key: String) -> String {
+        path.isEmpty ? key : path + "." + key
+    }
+
+    /// Member `key`, or `nil` when absent.
+    package mutating func value(_ key: String) -> RuleValue? {
+        asked.append(key)
+        let value = fields[key]
+        if value != nil { found += 1 }
+        return value
+    }
+
+    /// Member `key`, which must be present.
+    package mutating func required(_ key: String) throws(CanonicalJSONError) -> RuleValue {
+        guard let value = value(key) else { throw error(at: path, "missing \"\(key)\"") }
+        return value
+    }
+
+    /// Text member `key`, or `nil` when absent.
+    package mutating func string(_ key: String) throws(CanonicalJSONError) -> String? {
+        guard let value = value(key) else { return nil }
+        guard case .string(let text) = value else { throw mismatch(value, expected: "text", key) }
+        return text
+    }
+
+    /// Text member `key`, which must be present.
+    package mutating func requiredString(_ key: String) throws(CanonicalJSONError) -> String {
+        guard let text = try string(key) else { throw error(at: path, "missing \"\(key)\"") }
+        return text
+    }
+
+    /// Integer member `key`, or `nil` when absent.
+    package mutating func int(_ key: String) throws(CanonicalJSONError) -> Int? {
+        guard let value = value(key) else { return nil }
+        guard case .int(let number) = value, let int = Int(exactly: number) else {
+            throw mismatch(value, expected: "an integer", key)
+        }
+        return int
+    }
+
+    /// Boolean member `key`, or `nil` when absent.
+    package mutating func bool(_ key: String) throws(CanonicalJSONError) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard case .bool(let flag) = value else { throw mismatch(value, expected: "true or false", key) }
+        return flag
+    }
+
+    /// Array member `key`, or `nil` when absent.
+    package mutating func array(_ key: String) throws(CanonicalJSONError) -> [RuleValue]? {
+        guard let value = value(key) else { return nil }
+        guard case .array(let items) = value else { throw mismatch(value, expected: "an array", key) }
+        return items
+    }
+
+    /// Array member `key` whose items are all text, or `nil` when absent.
+    package mutating func strings(_ key: String) throws(CanonicalJSONError) -> [String]? {
+        guard let items = try array(key) else { return nil }
+        var strings: [String] = []
+        for (index, item) in items.enumerated() {
+            guard case .string(let text) = item else {
+                throw Self.mismatch(item, expected: "text", at: path(of: key) + "[\(index)]", file: file)
+            }
+            strings.append(text)
+        }
+        return strings
+    }
+
+    /// Object member `key`, or `nil` when absent.
+    package mutating func object(_ key: String, what: String) throws(CanonicalJSONError) -> CanonicalJSONObject? {
+        guard let value = value(key) else { return nil }
+        return try CanonicalJSONObject(value, at: path(of: key), file: file, what: what)
+    }
+
+    /// Refuses members that were never asked for.
+    package func finish() throws(CanonicalJSONError) {
+        guard found < fields.count else { return }
+        let known = Set(asked)
+        let unknown = fields.keys.filter { !known.contains($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        guard let first = unknown.first else { return }
+        let expected = known.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.joined(separator: ", ")
+        throw error(
+            at: path(of: ContextSchema.shown(first)),
+            "unknown member; \(path.isEmpty ? "the document" : path) has \(expected)")
+    }
+
+    /// An error at `place`.
+    package func error(at place: String, _ message: String) -> CanonicalJSONError {
+        CanonicalJSONError(file: file, place: place.isEmpty ? "the document" : place, message: message)
+    }
+
+    /// An error at member `key`.
+    package func error(_ key: String, _ message: String) -> CanonicalJSONError {
+        error(at: path(of: key), message)
+    }
+
+    private func mismatch(_ value: RuleValue, expected: String, _ key: String) -> CanonicalJSONError {
+        Self.mismatch(value, expected: expected, at: path(of: key), file: file)
+    }
+
+    /// `expected text, found 12`.
+    package static func mismatch(
+        _ value: RuleValue, expected: String, at path: String, file: String
+    ) -> CanonicalJSONError {
+        CanonicalJSONError(
+            file: file, place: path.isEmpty ? "the document" : path,
+            message: "expected \(expected), found \(kind(of: value))")
+    }
+
+    /// What a value is, for messages: `12`, `text "abc"`, `an array` …
+    package static func kind(of value: RuleValue) -> String {
+        switch value {
+        case .nil: "null"
+        case .bool(let flag): flag ? "true" : "false"
+        case .int(let number): String(number)
+        case .double(let number): "the float \(number)"
+        case .string(let text): "text \"\(ContextSchema.shown(text))\""
+        case .bytes: "bytes"
+        case .array: "an array"
+        case .table: "an object"
+        }
+    }
+}

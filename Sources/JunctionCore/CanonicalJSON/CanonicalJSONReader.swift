@@ -1,0 +1,270 @@
+/// Reads strict JSON (see ``CanonicalJSON``) into a ``RuleValue``, in one pass whose
+/// cost is linear in the text; recursion is bounded by ``CanonicalJSONLimits/maximumDepth``.
+struct CanonicalJSONReader {
+    private let bytes: [UInt8]
+    private let file: String
+    private let limits: CanonicalJSONLimits
+    private var position = 0
+
+    init(bytes: [UInt8], file: String, limits: CanonicalJSONLimits) {
+        self.bytes = bytes
+        self.file = file
+        self.limits = limits
+    }
+
+    mutating func readDocument() throws(CanonicalJSONError) -> RuleValue {
+        guard bytes.count <= limits.maximumBytes else {
+            throw CanonicalJSONError(
+                file: file, place: "",
+                message: "the text has \(bytes.count) bytes, more than the \(limits.maximumBytes) allowed")
+        }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { throw failure("a byte-order mark; JSON text starts without one") }
+        skipWhitespace()
+        let value = try readValue(depth: 0)
+        skipWhitespace()
+        guard position == bytes.count else { throw failure("text after the JSON value") }
+        return value
+    }
+
+    // MARK: - Values
+
+    private mutating func readValue(depth: Int) throws(CanonicalJSONError) -> RuleValue {
+        guard position < bytes.count else { throw failure("the text ends where a value should be") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return try readObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try readArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try readString())
+        case UInt8(ascii: "t"): return try readWord("true", .bool(true))
+        case UInt8(ascii: "f"): return try readWord("false", .bool(false))
+        case UInt8(ascii: "n"): return try readWord("null", .nil)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try readNumber()
+        case let byte: throw failure("\(Self.shown(byte)) cannot start a value")
+        }
+    }
+
+    private mutating func readWord(_ word: StaticString, _ value: RuleValue) throws(CanonicalJSONError) -> RuleValue {
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard bytes[position...].starts(with: expected) else { throw failure("not a JSON value; expected \(word)") }
+        position += expected.count
+        return value
+    }
+
+    private mutating func readArray(depth: Int) throws(CanonicalJSONError) -> RuleValue {
+        try enter(depth)
+        position += 1
+        var items: [RuleValue] = []
+        skipWhitespace()
+        if take(UInt8(ascii: "]")) { return .array(items) }
+        while true {
+            skipWhitespace()
+            if peek == UInt8(ascii: "]") { throw failure("a trailing comma before ]") }
+            items.append(try readValue(depth: depth))
+            skipWhitespace()
+            if take(UInt8(ascii: "]")) { return .array(items) }
+            guard take(UInt8(ascii: ",")) else { throw failure("expected , or ] after an array item") }
+        }
+    }
+
+    private mutating func readObject(depth: Int) throws(CanonicalJSONError) -> RuleValue {
+        try enter(depth)
+        position += 1
+        var fields: [String: RuleValue] = [:]
+        skipWhitespace()
+        if take(UInt8(ascii: "}")) { return .table(fields) }
+        while true {
+            skipWhitespace()
+            if peek == UInt8(ascii: "}") { throw failure("a trailing comma before }") }
+            guard peek == UInt8(ascii: "\"") else { throw failure("expected a key in double quotes") }
+            let keyStart = position
+            let key = try readString()
+            skipWhitespace()
+            guard take(UInt8(ascii: ":")) else { throw failure("expected : after a key") }
+            skipWhitespace()
+            let value = try readValue(depth: depth)
+            guard fields.updateValue(value, forKey: key) == nil else {
+                position = keyStart
+                throw failure("the key \"\(ContextSchema.shown(key))\" appears twice in one object")
+            }
+            skipWhitespace()
+            if take(UInt8(ascii: "}")) { return .table(fields) }
+            guard take(UInt8(ascii: ",")) else { throw failure("expected , or } after an object member") }
+        }
+    }
+
+    private func enter(_ depth: Int) throws(CanonicalJSONError) {
+        guard depth <= limits.maximumDepth else {
+            throw failure("nests deeper than \(limits.maximumDepth) arrays and objects")
+        }
+    }
+
+    // MARK: - Strings
+
+    private mutating func readString() throws(CanonicalJSONError) -> String {
+        let start = position
+        position += 1
+        // Most strings have no escape: they are read straight from the text.
+        var end = position
+        while end < bytes.count, end - position <= limits.maximumStringBytes {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\""), end - position <= limits.maximumStringBytes {
+                guard let string = String(validating: bytes[position..<end], as: UTF8.self) else {
+                    position = start
+                    throw failure("a string that is not valid UTF-8")
+                }
+                position = end + 1
+                return string
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            end += 1
+        }
+        var text: [UInt8] = []
+        while true {
+            guard position < bytes.count else {
+                position = start
+                throw failure("a string that is never closed")
+            }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte < 0x20 { throw failure("control character \(Self.shown(byte)) in a string; write it escaped") }
+            if byte == UInt8(ascii: "\\") {
+                try readEscape(into: &text)
+            } else {
+                text.append(byte)
+                position += 1
+            }
+            if text.count > limits.maximumStringBytes {
+                position = start
+                throw failure("a string longer than \(limits.maximumStringBytes) bytes")
+            }
+        }
+        position += 1
+        guard let string = String(validating: text, as: UTF8.self) else {
+            position = start
+            throw failure("a string that is not valid UTF-8")
+        }
+        return string
+    }
+
+    private mutating func readEscape(into text: inout [UInt8]) throws(CanonicalJSONError) {
+        guard position + 1 < bytes.count else { throw failure("a string that ends in the middle of an escape") }
+        let letter = bytes[position + 1]
+        let simple: UInt8? =
+            switch letter {
+            case UInt8(ascii: "\""): UInt8(ascii: "\"")
+            case UInt8(ascii: "\\"): UInt8(ascii: "\\")
+            case UInt8(ascii: "/"): UInt8(ascii: "/")
+            case UInt8(ascii: "b"): 0x08
+            case UInt8(ascii: "f"): 0x0C
+            case UInt8(ascii: "n"): 0x0A
+            case UInt8(ascii: "r"): 0x0D
+            case UInt8(ascii: "t"): 0x09
+            default: nil
+            }
+        if let simple {
+            text.append(simple)
+            position += 2
+            return
+        }
+        guard letter == UInt8(ascii: "u") else { throw failure("unknown escape \\\(Self.character(letter))") }
+        var scalar = try readHex4(at: position + 2)
+        position += 6
+        if (0xD800...0xDBFF).contains(scalar) {
+            // A high surrogate must be followed by the escape of a low one.
+            let low: UInt32? =
+                bytes[position...].starts(with: #"\u"#.utf8) ? try readHex4(at: position + 2) : nil
+            guard let low, (0xDC00...0xDFFF).contains(low) else {
+                throw failure("a high surrogate escape without a low one after it")
+            }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            position += 6
+        } else if (0xDC00...0xDFFF).contains(scalar) {
+            throw failure("a low surrogate escape without a high one before it")
+        }
+        text += String(Character(Unicode.Scalar(scalar)!)).utf8
+    }
+
+    private func readHex4(at offset: Int) throws(CanonicalJSONError) -> UInt32 {
+        guard offset + 4 <= bytes.count else { throw failure("a \\u escape needs four hexadecimal digits") }
+        var value: UInt32 = 0
+        for byte in bytes[offset..<offset + 4] {
+            guard let digit = Bytes.hexValue(byte) else { throw failure("a \\u escape needs four hexadecimal digits") }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    // MARK: - Numbers
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+    private mutating func readNumber() throws(CanonicalJSONError) -> RuleValue {
+        let start = position
+        var isFloat = false
+        _ = take(UInt8(ascii: "-"))
+        guard let first = peek, Bytes.isDigit(first) else { throw failure("a minus sign without digits after it") }
+        position += 1
+        if first == UInt8(ascii: "0"), let next = peek, Bytes.isDigit(next) {
+            position = start
+            throw failure("a number with a leading zero")
+        }
+        skipDigits()
+        if take(UInt8(ascii: ".")) {
+            isFloat = true
+            guard let next = peek, Bytes.isDigit(next) else { throw failure("a decimal point without digits after it") }
+            skipDigits()
+        }
+        if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+            isFloat = true
+            position += 1
+            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { position += 1 }
+            guard let next = peek, Bytes.isDigit(next) else { throw failure("an exponent without digits") }
+            skipDigits()
+        }
+        guard position - start <= limits.maximumNumberLength else {
+            position = start
+            throw failure("a number longer than \(limits.maximumNumberLength) characters")
+        }
+        let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        if !isFloat, let integer = Int64(text) { return .int(integer) }
+        guard let number = Double(text), number.isFinite else {
+            position = start
+            throw failure("a number too large for a double")
+        }
+        return .double(number)
+    }
+
+    private mutating func skipDigits() {
+        while let byte = peek, Bytes.isDigit(byte) { position += 1 }
+    }
+
+    // MARK: - Bytes
+
+    private var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+    private mutating func take(_ byte: UInt8) -> Bool {
+        guard peek == byte else { return false }
+        position += 1
+        return true
+    }
+
+    private mutating func skipWhitespace() {
+        while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
+    }
+
+    private func failure(_ message: String) -> CanonicalJSONError {
+        CanonicalJSONError(file: file, place: "byte \(position)", message: message)
+    }
+
+    /// A byte as a message shows it: `"x"`, or `U+000A` / `0xFF` when not printable ASCII.
+    private static func shown(_ byte: UInt8) -> String {
+        if byte < 0x20 {
+            let hex = String(byte, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
+        if byte >= 0x7F { return "0x" + String(byte, radix: 16, uppercase: true) }
+        return "\"\(character(byte))\""
+    }
+
+    private static func character(_ byte: UInt8) -> String {
+        byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "0x" + String(byte, radix: 16, uppercase: true)
+    }
+}

@@ -1,0 +1,54 @@
+extension Route {
+    /// The route as canonical JSON's value (see ``RouteTable/canonicalJSON(relativeTo:)``).
+    package func canonicalJSONValue(relativeTo directory: String?) -> RuleValue {
+        var fields: [String: RuleValue] = ["name": .string(name), "pattern": .string(pattern)]
+        if target != name { fields["target"] = .string(target) }
+        if priority != 0 { fields["priority"] = .int(Int64(priority)) }
+        if !groups.isEmpty { fields["groups"] = .array(groups.map(RuleValue.string)) }
+        if isExported { fields["exported"] = true }
+        if let description { fields["description"] = .string(description) }
+        if !parameters.isEmpty { fields["params"] = .array(parameters.map(\.canonicalJSONValue)) }
+        if !returns.isEmpty { fields["returns"] = .array(returns.map(\.canonicalJSONValue)) }
+        if !meta.isEmpty { fields["meta"] = .table(meta) }
+        if let location { fields["location"] = location.canonicalJSONValue(relativeTo: directory) }
+        if let patternLocation {
+            fields["pattern_location"] = patternLocation.canonicalJSONValue(relativeTo: directory)
+        }
+        return .table(fields)
+    }
+
+    /// Reads ``canonicalJSONValue(relativeTo:)`` back.
+    package init(canonicalJSON value: RuleValue, at path: String, file: String, directory: String?)
+        throws(CanonicalJSONError)
+    {
+        var object = try CanonicalJSONObject(value, at: path, file: file, what: "a route")
+        let name = try object.requiredString("name")
+        self.init(name: name, pattern: try object.requiredString("pattern"))
+        target = try object.string("target") ?? name
+        priority = try object.int("priority") ?? 0
+        groups = try object.strings("groups") ?? []
+        isExported = try object.bool("exported") ?? false
+        description = try object.string("description")
+        for key in ["params", "returns"] {
+            let declarations = try (object.array(key) ?? []).enumerated().map {
+                (index, item) throws(CanonicalJSONError) in
+                try ParameterDeclaration(canonicalJSON: item, at: object.path(of: key) + "[\(index)]", file: file)
+            }
+            if key == "params" { parameters = declarations } else { returns = declarations }
+        }
+        if let meta = object.value("meta") {
+            guard case .table(let fields) = meta else {
+                throw CanonicalJSONObject.mismatch(meta, expected: "an object", at: object.path(of: "meta"), file: file)
+            }
+            self.meta = fields
+        }
+        location = try object.value("location").map { value throws(CanonicalJSONError) in
+            try SourceLocation(canonicalJSON: value, at: object.path(of: "location"), file: file, directory: directory)
+        }
+        patternLocation = try object.value("pattern_location").map { value throws(CanonicalJSONError) in
+            try SourceLocation(
+                canonicalJSON: value, at: object.path(of: "pattern_location"), file: file, directory: directory)
+        }
+        try object.finish()
+    }
+}

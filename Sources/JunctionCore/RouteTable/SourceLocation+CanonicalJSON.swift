@@ -1,0 +1,37 @@
+extension SourceLocation {
+    /// The location as canonical JSON's value, `"routes.yaml:12:5"`, its file relative to
+    /// `directory` when it is inside it: an artifact names files as the bundle does, not
+    /// as the builder's disk did.
+    package func canonicalJSONValue(relativeTo directory: String?) -> RuleValue {
+        var file = file
+        if let directory {
+            let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+            if file.hasPrefix(prefix) { file.removeFirst(prefix.count) }
+        }
+        return .string("\(file):\(line):\(column)")
+    }
+
+    /// Reads ``canonicalJSONValue(relativeTo:)`` back — the line and column are the last
+    /// two `:`-separated parts, so a file name may hold a colon — its file inside
+    /// `directory` when given.
+    package init(canonicalJSON value: RuleValue, at path: String, file: String, directory: String?)
+        throws(CanonicalJSONError)
+    {
+        guard case .string(let text) = value else {
+            throw CanonicalJSONObject.mismatch(value, expected: "a location, FILE:LINE:COLUMN", at: path, file: file)
+        }
+        let columnColon = text.lastIndex(of: ":")
+        let lineColon = columnColon.flatMap { text[..<$0].lastIndex(of: ":") }
+        guard let columnColon, let lineColon,
+            let line = Int(text[text.index(after: lineColon)..<columnColon]), line >= 1,
+            let column = Int(text[text.index(after: columnColon)...]), column >= 1
+        else {
+            throw CanonicalJSONError(
+                file: file, place: path,
+                message: "\"\(ContextSchema.shown(text))\" is not FILE:LINE:COLUMN with a line and a column from 1")
+        }
+        let name = String(text[..<lineColon])
+        let inside = directory.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + name } ?? name
+        self.init(file: inside, line: line, column: column)
+    }
+}

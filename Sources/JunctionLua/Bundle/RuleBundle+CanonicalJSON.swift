@@ -1,0 +1,62 @@
+public import JunctionCore
+public import Logging
+
+extension RuleBundle {
+    /// The bundle's manifest, route table and tests as canonical JSON — what an artifact
+    /// carries besides the Lua ``sources`` — with locations relative to ``directory``.
+    /// The same bundle always gives the same bytes.
+    /// - Returns: `manifest.json`, `routes.json` and `tests.json`, UTF-8.
+    /// - Throws: `CanonicalJSONError` for a value JSON cannot hold (a NaN in a route's `meta`
+    ///   or a test's context).
+    public func canonicalJSON() throws(CanonicalJSONError) -> (manifest: [UInt8], routes: [UInt8], tests: [UInt8]) {
+        (
+            try manifest.canonicalJSON(), try routes.canonicalJSON(relativeTo: directory),
+            try RuleTestCase.canonicalJSON(tests, relativeTo: directory)
+        )
+    }
+
+    /// Builds a bundle from the canonical JSON of its parts and its Lua sources, with no
+    /// YAML: what a device does with an artifact.
+    /// - Parameters:
+    ///   - manifest: `manifest.json`.
+    ///   - routes: `routes.json`.
+    ///   - tests: `tests.json`.
+    ///   - sources: The Lua files, named relative to the bundle.
+    ///   - directory: The name errors and findings put the bundle's files inside (see
+    ///     ``init(directory:manifest:routes:sources:tests:limits:logger:coverage:)``).
+    ///   - json: What the JSON reader accepts at most, for each part.
+    ///   - limits: The sandbox's budgets for the rules.
+    ///   - logger: Receives the rules' `print` and `log.*` output.
+    ///   - coverage: Whether the engines record which lines run.
+    /// - Throws: `BundleError`: each part that does not decode, at `FILE:1:1` with its
+    ///   JSON path (`routes.json:1:1: error: routes[3].pattern: expected text, found 12`),
+    ///   or what the parts initializer refuses.
+    public init(
+        canonicalManifest manifest: [UInt8], routes: [UInt8], tests: [UInt8], sources: [RuleSource],
+        directory: String, json: CanonicalJSONLimits = .default, limits: SandboxLimits = SandboxLimits(),
+        logger: Logger = Logger(label: "junction.lua"), coverage: Bool = false
+    ) throws(BundleError) {
+        var problems: [Diagnostic] = []
+        func problem(_ error: CanonicalJSONError) {
+            problems.append(
+                Diagnostic(
+                    .error, [error.place, error.message].filter { !$0.isEmpty }.joined(separator: ": "),
+                    at: SourceLocation(file: error.file, line: 1, column: 1)))
+        }
+        var decodedManifest: BundleManifest?
+        var decodedRoutes: RouteTable?
+        var decodedTests: [RuleTestCase] = []
+        do { decodedManifest = try BundleManifest(canonicalJSON: manifest, limits: json) } catch { problem(error) }
+        do {
+            decodedRoutes = try RouteTable(canonicalJSON: routes, directory: directory, limits: json)
+        } catch { problem(error) }
+        do {
+            decodedTests = try RuleTestCase.decode(
+                canonicalJSON: tests, directory: directory, manifest: decodedManifest, limits: json)
+        } catch { problem(error) }
+        guard problems.isEmpty, let decodedManifest, let decodedRoutes else { throw BundleError(problems) }
+        try self.init(
+            directory: directory, manifest: decodedManifest, routes: decodedRoutes, sources: sources,
+            tests: decodedTests, limits: limits, logger: logger, coverage: coverage)
+    }
+}

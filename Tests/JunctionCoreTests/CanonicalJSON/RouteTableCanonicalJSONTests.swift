@@ -1,0 +1,152 @@
+import JunctionCore
+import Testing
+
+@Suite struct RouteTableCanonicalJSONTests {
+    /// Every field the YAML loader reads, every parameter type with a default, and `meta`
+    /// with every kind of value.
+    static let yaml = """
+        options:
+          hostAsPath: always
+          plusAsSpace: false
+          caseSensitive: false
+          dispatchedSchemes: [https, Flutter]
+        routes:
+          - name: user.profile
+            pattern: "myapp://user/:id(/:tab)"
+            target: ProfilePage
+            priority: 2
+            groups: [social, login]
+            exported: true
+            description: A profile.
+            params:
+              id: { type: int, required: true, description: The id. }
+              tab: { type: string, default: posts }
+              ratio: { type: double, default: 1.5 }
+              compact: { type: bool, default: true }
+              token: { type: uuid, default: 0F5C3A5E-1111-4222-8333-444455556666 }
+              page: { type: int, default: 3 }
+            returns:
+              followed: { type: bool, description: Whether the user followed. }
+            meta: { owner: growth, weight: 2, share: 0.5, beta: true, tags: [a, b], none: null, empty: {} }
+          - name: home
+            pattern: myapp://home
+          - name: files
+            pattern: /files/**
+            priority: -1
+        """
+
+    static let directory = "/bundles/shop"
+
+    @Test func readsBackEveryRouteAndOption() throws {
+        let table = try RouteTable.load(text: Self.yaml, file: Self.directory + "/routes.yaml")
+        let json = try table.canonicalJSON(relativeTo: Self.directory)
+        let back = try RouteTable(canonicalJSON: json, directory: Self.directory)
+        #expect(back.options == table.options)
+        #expect(back.routes == table.routes)
+        #expect(back.routes.map(\.location) == table.routes.map(\.location))
+        #expect(back.routes.map(\.patternLocation) == table.routes.map(\.patternLocation))
+        #expect(back.routes[0].meta == table.routes[0].meta)
+        #expect(try back.canonicalJSON(relativeTo: Self.directory) == json)
+        for url in [
+            "myapp://user/7", "myapp://USER/7/posts?x=1", "myapp://user/x", "myapp://files/a/b", "other://home",
+        ] {
+            let (a, b) = (try table.match(url), try back.match(url))
+            #expect(a?.route.name == b?.route.name, "\(url)")
+            #expect(a?.value("id") == b?.value("id") && a?.value("tab") == b?.value("tab"), "\(url)")
+        }
+        // Locations are written relative to the bundle: no path of the builder's disk.
+        #expect(!String(decoding: json, as: UTF8.self).contains(Self.directory))
+    }
+
+    @Test func writesASmallTableExactly() throws {
+        let table = try RouteTable.load(
+            text:
+                "routes:\n  - { name: home, pattern: \"myapp://home\", exported: true, params: { n: { type: double, default: 2 } } }\n",
+            file: "b/routes.yaml")
+        let text = String(decoding: try table.canonicalJSON(relativeTo: "b"), as: UTF8.self)
+        #expect(
+            text == #"{"options":{"caseSensitive":true,"dispatchedSchemes":[],"hostAsPath":"auto","plusAsSpace":true},"#
+                + #""routes":[{"exported":true,"location":"routes.yaml:2:5","name":"home","#
+                + #""params":[{"default":2.0,"name":"n","type":"double"}],"pattern":"myapp://home","#
+                + #""pattern_location":"routes.yaml:2:29"}]}"#)
+    }
+
+    @Test func keepsAColonInALocationsFile() throws {
+        var route = Route(name: "home", pattern: "myapp://home")
+        route.location = SourceLocation(file: "b/c:d.yaml", line: 3, column: 4)
+        let table = try RouteTable(routes: [route])
+        let json = try table.canonicalJSON(relativeTo: "b")
+        #expect(String(decoding: json, as: UTF8.self).contains(#""location":"c:d.yaml:3:4""#))
+        #expect(try RouteTable(canonicalJSON: json, directory: "b").routes[0].location == route.location)
+    }
+
+    static let refusals: [(String, String)] = [
+        ("[]", "routes.json: the document: expected a route table (an object), found an array"),
+        ("{}", #"routes.json: the document: missing "routes""#),
+        (#"{"routes":[],"x":1}"#, "routes.json: x: unknown member; the document has options, routes"),
+        (#"{"routes":[{"name":"a"}]}"#, #"routes.json: routes[0]: missing "pattern""#),
+        (#"{"routes":[{"name":"a","pattern":12}]}"#, "routes.json: routes[0].pattern: expected text, found 12"),
+        (
+            #"{"routes":[{"name":"a","pattern":"/a","params":[{"name":"id","type":"integer"}]}]}"#,
+            #"routes.json: routes[0].params[0].type: unknown parameter type "integer"; expected one of string, int, double, bool, uuid"#
+        ),
+        (
+            #"{"routes":[{"name":"a","pattern":"/a","params":[{"name":"id","type":"int","default":"7"}]}]}"#,
+            #"routes.json: routes[0].params[0].default: expected a default of type int, found text "7""#
+        ),
+        (
+            #"{"routes":[{"name":"a","pattern":"/a","params":[{"name":"id","type":"double","default":7}]}]}"#,
+            "routes.json: routes[0].params[0].default: expected a default of type double, found 7"
+        ),
+        (
+            #"{"routes":[{"name":"a","pattern":"/a","params":[{"name":"t","type":"uuid","default":"0F5C3A5E-1111-4222-8333-444455556666"}]}]}"#,
+            #"routes.json: routes[0].params[0].default: expected a default of type uuid, found text "0F5C3A5E-1111-4222-8333-444455556666""#
+        ),
+        (
+            #"{"routes":[{"name":"a","pattern":"/a","groups":["x",1]}]}"#,
+            "routes.json: routes[0].groups[1]: expected text, found 1"
+        ),
+        (
+            #"{"routes":[{"name":"a","pattern":"/a","priority":1.0}]}"#,
+            "routes.json: routes[0].priority: expected an integer, found the float 1.0"
+        ),
+        (
+            #"{"routes":[{"name":"a","pattern":"/a","location":"r:0:1"}]}"#,
+            #"routes.json: routes[0].location: "r:0:1" is not FILE:LINE:COLUMN with a line and a column from 1"#
+        ),
+        (
+            #"{"routes":[{"name":"a","pattern":"/a","location":{"file":"r"}}]}"#,
+            "routes.json: routes[0].location: expected a location, FILE:LINE:COLUMN, found an object"
+        ),
+        (
+            #"{"routes":[{"name":"a","pattern":"/a","exported":"yes"}]}"#,
+            #"routes.json: routes[0].exported: expected true or false, found text "yes""#
+        ),
+        (
+            #"{"routes":[{"name":"a","pattern":"/a","Meta":{}}]}"#,
+            "routes.json: routes[0].Meta: unknown member; routes[0] has description, exported, groups, location, meta, name, params, pattern, pattern_location, priority, returns, target"
+        ),
+        (
+            #"{"options":{"hostAsPath":"sometimes"},"routes":[]}"#,
+            #"routes.json: options.hostAsPath: must be one of auto, always, never (got "sometimes")"#
+        ),
+        (
+            #"{"routes":[{"name":"a","pattern":"/a"},{"name":"a","pattern":"/b"}]}"#,
+            #"routes.json: routes: route "a": error: duplicate route name "a" (first declared at an earlier route); rename one"#
+        ),
+        (
+            #"{"routes":[{"name":"a","pattern":"myapp://x/**/y"}]}"#,
+            #"routes.json: routes: route "a": error: invalid pattern "myapp://x/**/y": "**" must be the last segment; use "*" for one segment in the middle"#
+        ),
+    ]
+
+    @Test(arguments: refusals)
+    func refusesATableWithItsPath(json: String, message: String) {
+        do {
+            _ = try RouteTable(canonicalJSON: Array(json.utf8))
+            Issue.record("read \(json)")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+}
