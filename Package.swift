@@ -51,14 +51,16 @@ let package = Package(
         ),
         .target(
             name: "Junction",
-            dependencies: ["JunctionCore", "JunctionLua", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "JunctionCore", "JunctionLua", "JunctionArtifact", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         // The shipping artifact: the `.jbundle` container, Ed25519 keys and the keyring.
-        // Only Crypto: an app that consumes artifacts links no YAML through it.
+        // Crypto, and JunctionCore's canonical JSON for headers and channel pointers.
         .target(
             name: "JunctionArtifact",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["JunctionCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .executableTarget(
