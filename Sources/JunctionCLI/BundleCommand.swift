@@ -6,7 +6,7 @@ struct BundleCommand: ParsableCommand {
         commandName: "bundle",
         abstract: "Work with signed bundle artifacts (.jbundle).",
         subcommands: [
-            BundleBuildCommand.self, BundleVerifyCommand.self, BundleInspectCommand.self,
+            BundleBuildCommand.self, BundleVerifyCommand.self, BundleInspectCommand.self, BundlePublishCommand.self,
         ]
     )
 }
