@@ -46,6 +46,20 @@ import Testing
         #expect(json.stdout.contains(#""signature": "not checked", "tests": 33, "members": ["#))
     }
 
+    @Test func inspectCannotCountTestsWhoseHashDiffers() throws {
+        let folder = try ShippingFixtures.folder()
+        let output = try ShippingFixtures.buildExample(in: folder)
+        var bytes = try ShippingFixtures.bytes(output)
+        bytes[bytes.count - 64 - 2] ^= 1  // inside tests.json, the last member
+        try Data(bytes).write(to: URL(fileURLWithPath: output))
+        let inspect = try CLIRunner.run(["bundle", "inspect", output])
+        #expect(inspect.status == 1)
+        #expect(inspect.stdout.contains("\n  tests     unreadable\n"))
+        #expect(inspect.stdout.contains("  tests.json  HASH MISMATCH\n"))
+        let json = try CLIRunner.run(["bundle", "inspect", output, "--json"])
+        #expect(json.stdout.contains(#""tests": null"#))
+    }
+
     @Test func theSameFolderAndCreatedGiveTheSameBytesAndOneChangedByteChangesThem() throws {
         let created = "2026-05-31T12:00:00Z"
         let first = try ShippingFixtures.folder()
