@@ -3,8 +3,7 @@ import Foundation
 import JunctionArtifact
 import Testing
 
-// Serialized: each test runs the CLI several times, and two cores are shared.
-@Suite(.serialized) struct BundlePublishCommandTests {
+@Suite struct BundlePublishCommandTests {
     /// A folder with the signing key and a fresh build of `rules/example`.
     struct Setup {
         let folder: String
