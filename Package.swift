@@ -69,6 +69,7 @@ let package = Package(
                 "Junction",
                 "JunctionArtifact",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
