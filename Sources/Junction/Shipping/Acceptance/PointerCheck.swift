@@ -1,0 +1,9 @@
+/// What a verified, fresh channel pointer asks of the device.
+public enum PointerCheck: Sendable, Hashable {
+    /// The pointer announces the update already active (the same seq and artifact): nothing to do.
+    case unchanged(VerifiedPointer)
+    /// The pointer announces a newer update: fetch its artifact — at most
+    /// ``VerifiedPointer/pointer``'s `artifactLength` bytes — and pass it to
+    /// ``UpdateAcceptance/acceptArtifact(_:for:at:)``.
+    case fetch(VerifiedPointer)
+}
