@@ -30,6 +30,7 @@ struct DeviceFaultCase: Sendable, CustomStringConvertible {
     /// What the pipeline makes of it: an acceptance is a failure of the case.
     enum Result: Equatable {
         case unchanged
+        case pinEmbedded
         case refused(UpdateRefusal)
         case accepted(String)
     }
@@ -56,6 +57,7 @@ struct DeviceFaultCase: Sendable, CustomStringConvertible {
         do {
             switch try check.get() {
             case .unchanged: return .unchanged
+            case .pinEmbedded: return .pinEmbedded
             case .fetch(let verified):
                 let update = try acceptance.acceptArtifact(artifact, for: verified, at: ShippingFixture.now)
                 return .accepted(update.label)

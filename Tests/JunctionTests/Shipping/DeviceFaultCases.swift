@@ -150,6 +150,9 @@ enum DeviceFaultCases {
             "pointer with a space",
             Array(String(decoding: validPointer, as: UTF8.self).replacingOccurrences(of: ",", with: ", ").utf8),
             .pointerMalformed)
+        pointerCase(
+            "a pointer of another channel, with a higher seq",
+            fixture.pointer(for: validArtifact, seq: 60, channel: "beta"), .wrongChannel)
         // The ratchet.
         pointerCase("a lower seq (a replay)", fixture.pointer(for: validArtifact, seq: 4), .staleSeq)
         pointerCase(

@@ -21,7 +21,7 @@ import Testing
         // Every check of the pipeline refuses something.
         let every: [UpdateRefusal.Code] = [
             .pointerOversize, .pointerMalformed, .pointerUnsigned, .pointerUnknownKey, .pointerBadSignature,
-            .pointerUnsupportedFormat, .staleSeq, .conflictingSeq, .previouslyFailed, .pointerExpired,
+            .pointerUnsupportedFormat, .wrongChannel, .staleSeq, .conflictingSeq, .previouslyFailed, .pointerExpired,
             .pointerFromFuture, .artifactLengthMismatch, .artifactHashMismatch, .artifactRefused(.oversize),
             .artifactRefused(.unknownKey), .artifactRefused(.badSignature), .artifactRefused(.unsigned),
             .artifactRefused(.notYetValid), .artifactRefused(.unsupportedFormat), .artifactRefused(.unknownMemberKind),

@@ -21,7 +21,8 @@ enum ShippingFixture {
         AppInvariant(open: "myapp://orders/7", expect: .gated(to: "myapp://login")),
     ]
     /// The policy of an app of version 6.0.0.
-    static let policy = AcceptancePolicy(keyring: keyring, hostVersion: SemanticVersion(6), invariants: invariants)
+    static let policy = AcceptancePolicy(
+        keyring: keyring, hostVersion: SemanticVersion(6), channel: "stable", invariants: invariants)
 
     static let manifestYAML = """
         name: shop
@@ -30,6 +31,8 @@ enum ShippingFixture {
 
         """
     static let routesYAML = """
+        options:
+          dispatchedSchemes: [https]
         routes:
           - name: home
             pattern: myapp://home
@@ -43,8 +46,10 @@ enum ShippingFixture {
               id: { type: int, required: true }
 
         """
-    /// The login policy: guests log in first.
+    /// The login policy: guests log in first; the old home page moved.
     static let policiesLua = """
+        redirect { from = "myapp://start", to = "myapp://home" }
+
         group("login", function(req, ctx)
           if ctx.user == nil then
             return gate("myapp://login")
@@ -126,13 +131,14 @@ enum ShippingFixture {
 
     /// A pointer announcing `artifact` under `seq`, signed with `key`.
     static func pointer(
-        for artifact: [UInt8], seq: UInt64, length: Int? = nil, sha256: String? = nil,
+        for artifact: [UInt8], seq: UInt64, channel: String = "stable", length: Int? = nil, sha256: String? = nil,
         created: Date = now.addingTimeInterval(-3_600), expires: Date = now.addingTimeInterval(7 * 86_400),
-        key: SigningKey = key
+        pinEmbedded: Bool = false, key: SigningKey = key
     ) -> [UInt8] {
         let pointer = try! ChannelPointer(
-            channel: "stable", seq: seq, artifactSHA256: sha256 ?? hash(artifact),
-            artifactLength: length ?? artifact.count, created: created, expires: expires, keyID: key.keyID)
+            channel: channel, seq: seq, artifactSHA256: sha256 ?? hash(artifact),
+            artifactLength: length ?? artifact.count, created: created, expires: expires, pinEmbedded: pinEmbedded,
+            keyID: key.keyID)
         return try! pointer.signed(with: key)
     }
 

@@ -51,6 +51,47 @@ import Testing
         #expect(verified.identity.seq == 6)
     }
 
+    @Test func answersTheKillSwitchWithoutFetchingAfterTheSameChecks() throws {
+        let pin = ShippingFixture.pointer(for: DeviceFaultCases.validArtifact, seq: 7, pinEmbedded: true)
+        let check = try Self.acceptance.checkPointer(pin, accepted: DeviceFaultCases.accepted, failed: [], at: Self.now)
+        guard case .pinEmbedded(let verified) = check else {
+            Issue.record("\(check)")
+            return
+        }
+        #expect(verified.bytes == pin && verified.identity.seq == 7)
+        // A replayed kill switch is as stale as any old pointer.
+        let old = ShippingFixture.pointer(for: DeviceFaultCases.validArtifact, seq: 3, pinEmbedded: true)
+        #expect(throws: UpdateRefusal.self) {
+            try Self.acceptance.checkPointer(old, accepted: DeviceFaultCases.accepted, failed: [], at: Self.now)
+        }
+    }
+
+    @Test func refusesAnArtifactOverTheCapBeforeHashingIt() throws {
+        guard
+            case .fetch(let verified) = try Self.acceptance.checkPointer(
+                DeviceFaultCases.validPointer, accepted: nil, failed: [], at: Self.now)
+        else { throw NotFetched() }
+        var policy = ShippingFixture.policy
+        policy.artifactLimits.totalSize = DeviceFaultCases.validArtifact.count - 1
+        let capped = UpdateAcceptance(policy: policy)
+        // Its last byte flipped: a hash would refuse it, but the cap comes first.
+        var bytes = DeviceFaultCases.validArtifact
+        bytes[bytes.count - 1] ^= 1
+        do {
+            _ = try capped.acceptArtifact(bytes, for: verified, at: Self.now)
+            Issue.record("accepted")
+        } catch {
+            #expect(
+                error.description
+                    == "artifactRefused(oversize): the artifact has \(bytes.count) bytes; this app takes at most \(bytes.count - 1)"
+            )
+        }
+        // And the pointer that announces it is refused before the download.
+        #expect(throws: UpdateRefusal.self) {
+            try capped.checkPointer(DeviceFaultCases.validPointer, accepted: nil, failed: [], at: Self.now)
+        }
+    }
+
     @Test func reverifiesPersistedBytesWithoutTheRatchet() throws {
         let update = try Self.acceptance.reverify(
             pointer: DeviceFaultCases.previousPointer, artifact: DeviceFaultCases.previousArtifact, at: Self.now)
@@ -104,6 +145,9 @@ import Testing
         (AppInvariant(open: "myapp://nowhere", expect: .unmatched), true),
         (AppInvariant(open: "myapp://home", expect: .unmatched), false),
         (AppInvariant(open: "myapp://home", expect: .redirected(to: "myapp://home")), false),
+        (AppInvariant(open: "myapp://start", expect: .redirected(to: "myapp://home")), true),
+        (AppInvariant(open: "myapp://start", expect: .redirected(to: "myapp://login")), false),
+        (AppInvariant(open: "https://example.com/help", expect: .handedOver(scheme: "HTTPS")), true),
         (AppInvariant(open: "myapp://home", expect: .handedOver(scheme: "https")), false),
     ]
 

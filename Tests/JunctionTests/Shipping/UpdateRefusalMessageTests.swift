@@ -39,6 +39,10 @@ import Testing
             "pointerMalformed: the channel pointer was refused (malformed): not in canonical form (sorted keys, no whitespace), so not as it was signed; \(stays)serve channels/NAME.json exactly as junction bundle publish wrote it"
         ),
         (
+            "a pointer of another channel, with a higher seq",
+            "wrongChannel: the pointer is signed for channel \"beta\"; this device follows \"stable\": serve each channel's own pointer at channels/stable.json"
+        ),
+        (
             "a lower seq (a replay)",
             "staleSeq: the pointer's seq 4 is lower than seq 5, the update last accepted: a replay of an older pointer, or a mirror serving one; to roll back, publish the older artifact under a new, higher seq"
         ),

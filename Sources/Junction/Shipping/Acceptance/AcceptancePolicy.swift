@@ -11,6 +11,10 @@ public struct AcceptancePolicy: Sendable {
     public var keyring: Keyring
     /// The app's own version: a bundle whose minimum host version is above it is refused.
     public var hostVersion: SemanticVersion
+    /// The channel the device follows; a pointer of any other channel is refused, so a
+    /// signed pointer of `beta`, with its higher seq, cannot be served as `stable`'s.
+    /// `nil` checks nothing — only for an app whose key signs a single channel.
+    public var channel: String?
     /// What the app promises whatever bundle is active; every update must keep each of them.
     public var invariants: [AppInvariant]
     /// How far in the future a pointer's or an artifact's `created` may be, for clocks
@@ -33,6 +37,7 @@ public struct AcceptancePolicy: Sendable {
     /// - Parameters:
     ///   - keyring: The keys to trust.
     ///   - hostVersion: The app's version.
+    ///   - channel: The channel the device follows.
     ///   - invariants: What every bundle must keep; none by default.
     ///   - clockSkew: The allowed clock skew; 5 minutes by default.
     ///   - artifactLimits: The artifact's caps.
@@ -42,7 +47,7 @@ public struct AcceptancePolicy: Sendable {
     ///   - interceptors: The app's Swift interceptors.
     ///   - ruleLogger: Receives the rules' output.
     public init(
-        keyring: Keyring, hostVersion: SemanticVersion, invariants: [AppInvariant] = [],
+        keyring: Keyring, hostVersion: SemanticVersion, channel: String?, invariants: [AppInvariant] = [],
         clockSkew: Duration = .seconds(300), artifactLimits: ArtifactLimits = .default,
         jsonLimits: CanonicalJSONLimits = .default, sandboxLimits: SandboxLimits = SandboxLimits(),
         deciderOptions: DeciderOptions = DeciderOptions(), interceptors: [SwiftInterceptor] = [],
@@ -51,6 +56,7 @@ public struct AcceptancePolicy: Sendable {
         precondition(clockSkew >= .zero, "a clock skew is not negative")
         self.keyring = keyring
         self.hostVersion = hostVersion
+        self.channel = channel
         self.invariants = invariants
         self.clockSkew = clockSkew
         self.artifactLimits = artifactLimits

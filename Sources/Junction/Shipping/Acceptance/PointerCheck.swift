@@ -6,4 +6,9 @@ public enum PointerCheck: Sendable, Hashable {
     /// ``VerifiedPointer/pointer``'s `artifactLength` bytes — and pass it to
     /// ``UpdateAcceptance/acceptArtifact(_:for:at:)``.
     case fetch(VerifiedPointer)
+    /// The pointer is the kill switch (`pin_embedded`): stop using updates and decide with
+    /// the bundle embedded in the app. It passed every check a newer update does — a
+    /// replayed old kill switch is refused like any stale pointer — so the device accepts
+    /// its identity as the last accepted and fetches nothing.
+    case pinEmbedded(VerifiedPointer)
 }

@@ -10,7 +10,7 @@ import JunctionLua
 /// Two steps, because an artifact is fetched only after its pointer passes:
 ///
 /// 1. ``checkPointer(_:accepted:failed:at:)``: the pointer's size and signature (its
-///    format, its key in the keyring); its seq strictly greater than the update last
+///    format, its key in the keyring); its channel the device's; its seq strictly greater than the update last
 ///    accepted (the same seq and artifact is ``PointerCheck/unchanged(_:)``, the same seq
 ///    and another artifact is refused); not an update refused before; not expired and not
 ///    dated in the future beyond the allowed skew; the artifact it names within the size cap.
@@ -44,9 +44,9 @@ public struct UpdateAcceptance: Sendable {
     ///   - accepted: The update active now, if it came from this channel; `nil` before any.
     ///   - failed: The updates refused before.
     ///   - now: The time the update started.
-    /// - Returns: ``PointerCheck/unchanged(_:)`` for the update already active, else
-    ///   ``PointerCheck/fetch(_:)``.
-    /// - Throws: ``UpdateRefusal``: a pointer code, `staleSeq`, `conflictingSeq`,
+    /// - Returns: ``PointerCheck/unchanged(_:)`` for the update already active,
+    ///   ``PointerCheck/pinEmbedded(_:)`` for the kill switch, else ``PointerCheck/fetch(_:)``.
+    /// - Throws: ``UpdateRefusal``: a pointer code, `wrongChannel`, `staleSeq`, `conflictingSeq`,
     ///   `previouslyFailed`, `pointerExpired`, `pointerFromFuture`, or
     ///   `artifactRefused(oversize)` for an artifact longer than the cap.
     public func checkPointer(
@@ -54,6 +54,12 @@ public struct UpdateAcceptance: Sendable {
     ) throws(UpdateRefusal) -> PointerCheck {
         let verified = try verify(pointer: bytes)
         let (pointer, identity) = (verified.pointer, verified.identity)
+        if let channel = policy.channel, pointer.channel != channel {
+            throw UpdateRefusal(
+                .wrongChannel,
+                "the pointer is signed for channel \"\(pointer.channel)\"; this device follows \"\(channel)\": "
+                    + "serve each channel's own pointer at channels/\(channel).json")
+        }
         if let accepted {
             if pointer.seq < accepted.seq {
                 throw UpdateRefusal(
@@ -81,7 +87,7 @@ public struct UpdateAcceptance: Sendable {
                 identity: identity)
         }
         try checkFreshness(of: verified, at: now)
-        return .fetch(verified)
+        return pointer.pinEmbedded ? .pinEmbedded(verified) : .fetch(verified)
     }
 
     /// The pointer, its signature verified.
@@ -179,7 +185,8 @@ public struct UpdateAcceptance: Sendable {
 
     /// Verifies again, at launch, an update persisted earlier: the same checks as
     /// ``checkPointer(_:accepted:failed:at:)`` and ``acceptArtifact(_:for:at:)`` but the
-    /// ratchet, which the update would be compared with itself. An update that expired
+    /// ratchet, which the update would be compared with itself. A persisted kill switch
+    /// (`pin_embedded`) names no artifact to activate: the caller keeps it apart. An update that expired
     /// since it was persisted is refused like any expired one; the caller falls back to the
     /// last-known-good, then to the embedded bundle.
     /// - Parameters:
@@ -190,6 +197,12 @@ public struct UpdateAcceptance: Sendable {
     /// - Throws: ``UpdateRefusal``, as the two steps do.
     public func reverify(pointer: [UInt8], artifact: [UInt8], at now: Date) throws(UpdateRefusal) -> AcceptedUpdate {
         let verified = try verify(pointer: pointer)
+        if let channel = policy.channel, verified.pointer.channel != channel {
+            throw UpdateRefusal(
+                .wrongChannel,
+                "the persisted pointer is of channel \"\(verified.pointer.channel)\"; this device follows "
+                    + "\"\(channel)\"")
+        }
         try checkFreshness(of: verified, at: now)
         return try acceptArtifact(artifact, for: verified, at: now)
     }

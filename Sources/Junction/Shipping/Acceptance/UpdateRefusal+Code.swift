@@ -15,6 +15,8 @@ extension UpdateRefusal {
         case pointerBadSignature
         /// The pointer's format version is not one this app reads.
         case pointerUnsupportedFormat
+        /// The pointer is signed for another channel than the one the device follows.
+        case wrongChannel
         /// The pointer's seq is lower than the update last accepted: a replay.
         case staleSeq
         /// The pointer's seq is the one last accepted, but it names another artifact.
@@ -54,6 +56,7 @@ extension UpdateRefusal {
             case .pointerUnknownKey: "pointerUnknownKey"
             case .pointerBadSignature: "pointerBadSignature"
             case .pointerUnsupportedFormat: "pointerUnsupportedFormat"
+            case .wrongChannel: "wrongChannel"
             case .staleSeq: "staleSeq"
             case .conflictingSeq: "conflictingSeq"
             case .previouslyFailed: "previouslyFailed"
