@@ -53,6 +53,8 @@ let package = Package(
             name: "Junction",
             dependencies: [
                 "JunctionCore", "JunctionLua", "JunctionArtifact", .product(name: "Logging", package: "swift-log"),
+                // SHA-256 of a downloaded artifact, checked against its pointer before anything else reads it.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -69,6 +71,7 @@ let package = Package(
                 "Junction",
                 "JunctionArtifact",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

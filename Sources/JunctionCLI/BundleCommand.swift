@@ -5,6 +5,8 @@ struct BundleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bundle",
         abstract: "Work with signed bundle artifacts (.jbundle).",
-        subcommands: [BundleVerifyCommand.self, BundleInspectCommand.self]
+        subcommands: [
+            BundleBuildCommand.self, BundleVerifyCommand.self, BundleInspectCommand.self, BundlePublishCommand.self,
+        ]
     )
 }

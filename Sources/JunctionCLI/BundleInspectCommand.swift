@@ -7,7 +7,7 @@ import JunctionArtifact
 struct BundleInspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Show a .jbundle's header, members and hashes; the signature is not checked.",
+        abstract: "Show a .jbundle's header, test count, members and hashes; the signature is not checked.",
         discussion: """
             Exit status: 0 when the structure is sound and every member has its hash, 1 when \
             it is refused or a hash differs (the typed reason is printed), 2 when the file \
@@ -23,8 +23,10 @@ struct BundleInspectCommand: ParsableCommand {
 
     func run() throws {
         let inspection: ArtifactInspection
+        let bytes: [UInt8]
         do {
-            inspection = try Artifact.inspect(try ArtifactFile.read(file, limits: .default))
+            bytes = try ArtifactFile.read(file, limits: .default)
+            inspection = try Artifact.inspect(bytes)
         } catch ArtifactFile.Failure.unreadable(let message) {
             printError("\(file): \(message)")
             throw ExitCode(2)
@@ -35,11 +37,12 @@ struct BundleInspectCommand: ParsableCommand {
             print("\(file): refused: \(error)")
             throw ExitCode(1)
         }
-        print(json ? renderJSON(inspection) : renderText(inspection), terminator: "")
+        let tests = inspection.testCount(in: bytes)
+        print(json ? renderJSON(inspection, tests: tests) : renderText(inspection, tests: tests), terminator: "")
         if !inspection.hashMismatches.isEmpty { throw ExitCode(1) }
     }
 
-    private func renderText(_ inspection: ArtifactInspection) -> String {
+    private func renderText(_ inspection: ArtifactInspection, tests: Int?) -> String {
         let header = inspection.header
         let bad = Set(inspection.hashMismatches)
         var lines = [
@@ -49,6 +52,7 @@ struct BundleInspectCommand: ParsableCommand {
         ]
         if let minimum = header.minimumHostVersion { lines.append("  minimum host version \(minimum)") }
         lines.append("  key id    \(header.keyID) (signature not checked)")
+        lines.append("  tests     \(tests.map(String.init) ?? "unreadable")")
         lines.append("  members:")
         let kindWidth = header.members.map(\.kind.name.count).max() ?? 0
         let lengthWidth = header.members.map { String($0.length).count }.max() ?? 0
@@ -62,7 +66,7 @@ struct BundleInspectCommand: ParsableCommand {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func renderJSON(_ inspection: ArtifactInspection) -> String {
+    private func renderJSON(_ inspection: ArtifactInspection, tests: Int?) -> String {
         let header = inspection.header
         let bad = Set(inspection.hashMismatches)
         var object = JSONWriter()
@@ -76,6 +80,7 @@ struct BundleInspectCommand: ParsableCommand {
         object.add("minimum_host_version", header.minimumHostVersion.map { .string($0) } ?? .null)
         object.add("key_id", .string(header.keyID))
         object.add("signature", .string("not checked"))
+        object.add("tests", tests.map { .raw(String($0)) } ?? .null)
         let members = header.members.map { member in
             var row = JSONWriter()
             row.add("path", .string(member.path))

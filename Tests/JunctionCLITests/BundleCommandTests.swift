@@ -123,6 +123,7 @@ import Testing
                   expires   2026-06-01T12:00:00Z
                   minimum host version 2.0
                   key id    \(Self.key.keyID) (signature not checked)
+                  tests     0
                   members:
                     lua        9  \(Self.sha256("return 1\n"))  login.lua
                     manifest  18  \(Self.sha256(#"{"name":"example"}"#))  manifest.json
@@ -133,7 +134,7 @@ import Testing
         #expect(json.status == 0)
         #expect(
             json.stdout
-                == #"{"file": "\#(artifact)", "name": "example", "version": "3.1", "format": 1, "length": \#(length), "created": "2026-05-31T12:00:00Z", "expires": "2026-06-01T12:00:00Z", "minimum_host_version": "2.0", "key_id": "\#(Self.key.keyID)", "signature": "not checked", "members": [{"path": "login.lua", "kind": "lua", "length": 9, "sha256": "\#(Self.sha256("return 1\n"))", "hash_ok": true}, {"path": "manifest.json", "kind": "manifest", "length": 18, "sha256": "\#(Self.sha256(#"{"name":"example"}"#))", "hash_ok": true}, {"path": "routes.json", "kind": "routes", "length": 13, "sha256": "\#(Self.sha256(#"{"routes":[]}"#))", "hash_ok": true}]}"#
+                == #"{"file": "\#(artifact)", "name": "example", "version": "3.1", "format": 1, "length": \#(length), "created": "2026-05-31T12:00:00Z", "expires": "2026-06-01T12:00:00Z", "minimum_host_version": "2.0", "key_id": "\#(Self.key.keyID)", "signature": "not checked", "tests": 0, "members": [{"path": "login.lua", "kind": "lua", "length": 9, "sha256": "\#(Self.sha256("return 1\n"))", "hash_ok": true}, {"path": "manifest.json", "kind": "manifest", "length": 18, "sha256": "\#(Self.sha256(#"{"name":"example"}"#))", "hash_ok": true}, {"path": "routes.json", "kind": "routes", "length": 13, "sha256": "\#(Self.sha256(#"{"routes":[]}"#))", "hash_ok": true}]}"#
                 + "\n")
     }
 

@@ -18,11 +18,15 @@ struct CLIRunner {
         return products.appendingPathComponent("junction")
     }
 
-    /// Runs `junction` with `arguments`, in `directory` when given.
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+    /// Runs `junction` with `arguments`, in `directory` when given, with `environment`
+    /// added to this process's environment.
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws
+        -> Result
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe()
         let err = Pipe()

@@ -14,7 +14,12 @@ struct CheckReport {
 
     /// Loads and checks a bundle folder.
     static func run(directory: String) -> CheckReport {
-        switch LoadedBundle.load(directory, showLogs: false) {
+        run(LoadedBundle.load(directory, showLogs: false), directory: directory)
+    }
+
+    /// Checks a bundle already loaded from `directory`.
+    static func run(_ result: Result<LoadedBundle, BundleError>, directory: String) -> CheckReport {
+        switch result {
         case .success(let loaded):
             return CheckReport(
                 bundle: directory, findings: BundleChecker(decider: loaded.decider).check(), loaded: true)

@@ -32,8 +32,18 @@ struct TestReport {
 
     /// Runs the tests of the bundle at `directory` whose names `filter` accepts.
     static func run(directory: String, coverage: Bool, showLogs: Bool, filter: ((String) -> Bool)?) -> TestReport {
+        run(
+            LoadedBundle.load(directory, coverage: coverage, showLogs: showLogs), directory: directory,
+            coverage: coverage, filter: filter)
+    }
+
+    /// Runs the tests of a bundle already loaded from `directory` (`bundle build` loads once
+    /// for its tests, its check and its artifact).
+    static func run(
+        _ result: Result<LoadedBundle, BundleError>, directory: String, coverage: Bool, filter: ((String) -> Bool)?
+    ) -> TestReport {
         let loaded: LoadedBundle
-        switch LoadedBundle.load(directory, coverage: coverage, showLogs: showLogs) {
+        switch result {
         case .success(let bundle): loaded = bundle
         case .failure(let error):
             return TestReport(
