@@ -53,6 +53,8 @@ let package = Package(
             name: "Junction",
             dependencies: [
                 "JunctionCore", "JunctionLua", "JunctionArtifact", .product(name: "Logging", package: "swift-log"),
+                // SHA-256 names and checks the on-device store's files.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -93,7 +95,10 @@ let package = Package(
         ),
         .testTarget(
             name: "JunctionTests",
-            dependencies: ["Junction", "JunctionTestSupport"],
+            dependencies: [
+                "Junction", "JunctionTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
