@@ -1,7 +1,7 @@
 /// The caps the store holds its files to: each file's size is checked before it is read,
 /// so a tampered or runaway file on disk costs no memory.
 public struct BundleStoreLimits: Sendable, Hashable {
-    /// The largest artifact stored or read (16 MiB by default, as `ArtifactLimits.totalSize`).
+    /// The largest artifact stored or read (16 MiB by default, as `ArtifactLimits.default.totalSize`).
     public var maximumArtifactBytes: Int
     /// The largest channel pointer stored or read (16 KiB by default, as `ChannelPointer.maximumBytes`).
     public var maximumPointerBytes: Int

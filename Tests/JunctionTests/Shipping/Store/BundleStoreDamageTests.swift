@@ -183,4 +183,16 @@ import Testing
                 "io: open \(directory)/state.previous.json: Not a directory (errno 20)",
             ])
     }
+
+    @Test func aStateListingMoreFailuresThanTheLimitIsRefused() throws {
+        let directory = try StoreFixture.directory()
+        let writer = BundleStore(directory: directory, limits: BundleStoreLimits(maximumFailures: 3))
+        for seq: UInt64 in 1...3 { try writer.recordFailure(StoreFixture.failure(seq)) }
+        let state = BundleStore(directory: directory, limits: BundleStoreLimits(maximumFailures: 2)).load()
+        #expect(
+            state.problems.first?.description
+                == "corrupt: \(directory)/state.json: failed: 3 identities, more than the 2 kept; the store falls back to what it can prove"
+        )
+        #expect(state.failed == [1, 2].map(StoreFixture.failure), "state.previous.json held two")
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Junction
+import JunctionArtifact
 import JunctionTestSupport
 import Testing
 
@@ -161,5 +162,10 @@ import Testing
         let store = BundleStore(directory: try StoreFixture.directory(), logger: log.logger)
         try store.commit(StoreFixture.update(seq: 1))
         #expect(log.messages == ["committed \(StoreFixture.update(seq: 1).identity)"])
+    }
+
+    @Test func theDefaultLimitsKeepWhatTheArtifactAndPointerReadersAccept() {
+        #expect(BundleStoreLimits.default.maximumArtifactBytes == ArtifactLimits.default.totalSize)
+        #expect(BundleStoreLimits.default.maximumPointerBytes == ChannelPointer.maximumBytes)
     }
 }
