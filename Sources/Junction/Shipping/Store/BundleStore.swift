@@ -73,10 +73,9 @@ public final class BundleStore: Sendable {
     public func load() -> StoredState {
         lock.withLock { _ in
             var problems: [StoreError] = []
-            // Not strict: every error becomes a problem, so nothing is thrown.
+            // Not strict: every error becomes a problem, so nothing here throws.
             let (record, _) = (try? readRecord(strict: false, problems: &problems)) ?? (.empty, .none)
             var state = StoredState(ratchet: record.ratchet, failed: record.failed)
-            // Not strict: every error becomes a problem, so nothing is thrown.
             state.current = record.current.flatMap {
                 try? loadUpdate($0, role: "current", strict: false, problems: &problems)
             }
@@ -126,7 +125,7 @@ public final class BundleStore: Sendable {
             {
                 throw StoreError(
                     .rollback, path: statePath,
-                    "commit \(identity): the ratchet is at \(ratchet), the update accepted last; an older update is published again under a higher seq"
+                    "commit \(identity): the ratchet is at \(ratchet), the update accepted last; to roll back, publish the older artifact again under a higher seq"
                 )
             }
             var new = old

@@ -75,7 +75,7 @@ import Testing
         #expect(
             throws: StoreError(
                 .rollback, path: directory + "/state.json",
-                "commit \(older.identity): the ratchet is at \(accepted.identity), the update accepted last; an older update is published again under a higher seq"
+                "commit \(older.identity): the ratchet is at \(accepted.identity), the update accepted last; to roll back, publish the older artifact again under a higher seq"
             ), "\(what)"
         ) { try store.commit(older) }
         #expect(store.load().ratchet == accepted.identity)
