@@ -24,6 +24,7 @@ import Testing
 
     @Test func aProbeKilledAtRandomPointsAlwaysLeavesTheOldUpdateOrTheNew() throws {
         let directory = try StoreFixture.directory()
+        defer { StoreFixture.remove(directory) }
         var random = SplitMix64(seed: 14)
         var previous: UInt64 = 0
         for run in 0..<30 {

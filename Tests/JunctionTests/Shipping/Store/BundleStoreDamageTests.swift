@@ -83,6 +83,7 @@ import Testing
 
     @Test func aHugeArtifactFileIsRefusedWithoutReadingIt() throws {
         let directory = try threeCommits()
+        defer { StoreFixture.remove(directory) }
         // A sparse file: 1 GiB long, no memory or disk spent unless someone reads it.
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: objectPath(directory, seq: 3)))
         try handle.truncate(atOffset: 1 << 30)

@@ -40,6 +40,7 @@ import Testing
         for prior: UInt64 in 0...3 {
             // The states before and after, and how many operations the change makes.
             let reference = try prepared(prior: prior)
+            defer { StoreFixture.remove(reference) }
             let before = BundleStore(directory: reference).load()
             let counting = FaultyFileSystem(failAt: nil)
             try change.apply(to: BundleStore(directory: reference, fileSystem: counting), prior: prior)
@@ -52,9 +53,11 @@ import Testing
             }
 
             let template = try prepared(prior: prior)
+            defer { StoreFixture.remove(template) }
             for k in 0..<operations {
                 // A copy of the prepared store: cheaper than committing again, and the same files.
                 let directory = try StoreFixture.directory()
+                defer { StoreFixture.remove(directory) }
                 if prior > 0 { try FileManager.default.copyItem(atPath: template, toPath: directory) }
                 let faulty = FaultyFileSystem(failAt: k, mode: mode)
                 var thrown: StoreError?

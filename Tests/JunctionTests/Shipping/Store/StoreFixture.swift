@@ -11,6 +11,11 @@ enum StoreFixture {
         return url.path + "/store"
     }
 
+    /// Removes what ``directory()`` made, store and all.
+    static func remove(_ directory: String) {
+        try? FileManager.default.removeItem(atPath: (directory as NSString).deletingLastPathComponent)
+    }
+
     /// SHA-256 in lowercase hex.
     static func sha256(_ bytes: [UInt8]) -> String {
         SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
