@@ -168,4 +168,23 @@ import Testing
         #expect(BundleStoreLimits.default.maximumArtifactBytes == ArtifactLimits.default.totalSize)
         #expect(BundleStoreLimits.default.maximumPointerBytes == ChannelPointer.maximumBytes)
     }
+
+    @Test func changesFromManyTasksAreSerialisedAndNoneIsLost() async throws {
+        let directory = try StoreFixture.directory()
+        defer { StoreFixture.remove(directory) }
+        let store = BundleStore(directory: directory)
+        try store.commit(StoreFixture.update(seq: 1))
+        // Each change reads the state and writes a new one: unserialised, two would lose one.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for index in 0..<5 { try store.recordFailure(StoreFixture.failure(UInt64(10 + task * 5 + index))) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let state = BundleStore(directory: directory).load()
+        #expect(Set(state.failed) == Set((10..<50).map { StoreFixture.failure(UInt64($0)) }))
+        #expect(state.current == StoreFixture.update(seq: 1) && state.problems.isEmpty)
+    }
 }
