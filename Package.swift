@@ -53,7 +53,7 @@ let package = Package(
             name: "Junction",
             dependencies: [
                 "JunctionCore", "JunctionLua", "JunctionArtifact", .product(name: "Logging", package: "swift-log"),
-                // SHA-256 names and checks the on-device store's files.
+                // SHA-256 of a downloaded artifact, checked against its pointer before anything else reads it.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
