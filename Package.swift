@@ -94,9 +94,18 @@ let package = Package(
             dependencies: ["JunctionLua", "JunctionCore", "JunctionTestSupport", "CLua"],
             swiftSettings: strictSettings
         ),
+        // A child process that commits to a BundleStore in a loop, for the test that kills it.
+        .executableTarget(
+            name: "JunctionStoreProbe",
+            dependencies: ["Junction", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "JunctionTests",
-            dependencies: ["Junction", "JunctionTestSupport"],
+            dependencies: [
+                "Junction", "JunctionTestSupport", "JunctionStoreProbe",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
