@@ -53,6 +53,8 @@ let package = Package(
             name: "Junction",
             dependencies: [
                 "JunctionCore", "JunctionLua", "JunctionArtifact", .product(name: "Logging", package: "swift-log"),
+                // SHA-256 of a downloaded artifact, checked against its pointer before anything else reads it.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -91,9 +93,18 @@ let package = Package(
             dependencies: ["JunctionLua", "JunctionCore", "JunctionTestSupport", "CLua"],
             swiftSettings: strictSettings
         ),
+        // A child process that commits to a BundleStore in a loop, for the test that kills it.
+        .executableTarget(
+            name: "JunctionStoreProbe",
+            dependencies: ["Junction", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "JunctionTests",
-            dependencies: ["Junction", "JunctionTestSupport"],
+            dependencies: [
+                "Junction", "JunctionTestSupport", "JunctionStoreProbe",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
