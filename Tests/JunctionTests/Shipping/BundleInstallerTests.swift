@@ -247,4 +247,34 @@ import Testing
             ])
         #expect(returned == ["installed \(Fixture.identity5)", "unchanged \(Fixture.identity5)"])
     }
+
+    @Test func anUpdateOvertakenDuringItsFetchIsRefusedAsStale() async throws {
+        let directory = Fixture.directory()
+        defer { Fixture.remove(directory) }
+        let installer = try Fixture.launch(directory)
+        let (entered, enter) = AsyncStream.makeStream(of: Void.self)
+        let (released, release) = AsyncStream.makeStream(of: Void.self)
+        let slow = Task {
+            await installer.install(pointer: Fixture.pointer6, at: Fixture.now) { _ in
+                enter.yield()
+                for await _ in released { break }
+                return Fixture.artifact6
+            }
+        }
+        for await _ in entered { break }
+        // While seq 6 downloads, seq 7 arrives and goes in.
+        let seq7 = UpdateIdentity(seq: 7, artifact: Fixture.artifact6)
+        let newer = await installer.install(
+            pointer: ShippingFixture.pointer(for: Fixture.artifact6, seq: 7), at: Fixture.now,
+            fetch: Fixture.Server(Fixture.artifact6).fetch)
+        #expect(newer == .installed(seq7))
+        release.yield()
+        guard case .failed(.refused(let refusal)) = await slow.value else {
+            Issue.record("seq 6 went in after seq 7")
+            return
+        }
+        #expect(refusal.code == .staleSeq)
+        #expect(installer.policy.current.identity == seq7)
+        #expect(BundleStore(directory: directory).load().current?.identity == seq7)
+    }
 }
