@@ -277,4 +277,26 @@ import Testing
         #expect(installer.policy.current.identity == seq7)
         #expect(BundleStore(directory: directory).load().current?.identity == seq7)
     }
+
+    @MainActor
+    @Test func aRouterOnTheInstallersPolicyOpensUnderEachInstall() async throws {
+        let directory = Fixture.directory()
+        defer { Fixture.remove(directory) }
+        let installer = try Fixture.launch(directory)
+        let router = Router(policy: installer.policy)
+        router.register(page: "legacy") { _ in "legacy page" }
+        guard case .failed(let error) = await router.open("myapp://legacy") else {
+            Issue.record("the embedded bundle has no legacy route")
+            return
+        }
+        #expect(error.code == .unknownRoute)
+        await installer.install(
+            pointer: Fixture.pointer5, at: Fixture.now, fetch: Fixture.Server(Fixture.artifact5).fetch)
+        guard case .opened(let page) = await router.open("myapp://legacy") else {
+            Issue.record("seq 5 routes legacy")
+            return
+        }
+        #expect(page.content as? String == "legacy page")
+        #expect(router.decider === installer.policy.current.decider)
+    }
 }
