@@ -136,7 +136,9 @@ public final class Router {
         }
     }
 
-    /// Adds a Swift interceptor, run in order with the bundle's rules.
+    /// Adds a Swift interceptor, run in order with the bundle's rules: the current snapshot is
+    /// rebuilt with it and swapped in. On a policy an installer also activates into, its
+    /// next activation brings the acceptance policy's interceptors instead — put the app's there.
     /// - Parameter interceptor: The interceptor; its name must be new.
     /// - Throws: `BundleError` when its pattern does not compile or its name is taken;
     ///   nothing changes then.
