@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "JunctionCore", targets: ["JunctionCore"]),
         .library(name: "JunctionLua", targets: ["JunctionLua"]),
         .library(name: "JunctionArtifact", targets: ["JunctionArtifact"]),
+        .library(name: "JunctionAuthoring", targets: ["JunctionAuthoring"]),
         .executable(name: "junction", targets: ["JunctionCLI"]),
     ],
     dependencies: [
@@ -31,7 +32,8 @@ let package = Package(
             pkgConfig: "lua5.4",
             providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
         ),
-        // The system libyaml (Debian: libyaml-dev), read through its event API.
+        // The system libyaml (Debian: libyaml-dev), read through its event API. Authoring
+        // only: `scripts/check-linkage` fails when `Junction` or `JunctionArtifact` reaches it.
         .systemLibrary(
             name: "CLibYAML",
             pkgConfig: "yaml-0.1",
@@ -39,7 +41,6 @@ let package = Package(
         ),
         .target(
             name: "JunctionCore",
-            dependencies: ["CLibYAML"],
             swiftSettings: strictSettings
         ),
         // The sandbox's prelude is Lua in Prelude/, embedded as byte arrays (`PackageResources`).
@@ -65,11 +66,19 @@ let package = Package(
             dependencies: ["JunctionCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
+        // Authoring: YAML folders read into bundles, for the CLI, tests and apps that load
+        // folders during development. A device reads artifacts and never links this.
+        .target(
+            name: "JunctionAuthoring",
+            dependencies: ["CLibYAML", "JunctionCore", "JunctionLua", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "JunctionCLI",
             dependencies: [
                 "Junction",
                 "JunctionArtifact",
+                "JunctionAuthoring",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -85,18 +94,27 @@ let package = Package(
         ),
         .testTarget(
             name: "JunctionCoreTests",
-            dependencies: ["JunctionCore", "JunctionTestSupport"],
+            dependencies: ["JunctionCore", "JunctionAuthoring", "JunctionTestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "JunctionLuaTests",
-            dependencies: ["JunctionLua", "JunctionCore", "JunctionTestSupport", "CLua"],
+            dependencies: ["JunctionLua", "JunctionCore", "JunctionAuthoring", "JunctionTestSupport", "CLua"],
+            swiftSettings: strictSettings
+        ),
+        // A child process that commits to a BundleStore in a loop, for the test that kills it.
+        .executableTarget(
+            name: "JunctionStoreProbe",
+            dependencies: ["Junction", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "JunctionTests",
-            dependencies: ["Junction", "JunctionTestSupport"],
+            dependencies: [
+                "Junction", "JunctionAuthoring", "JunctionTestSupport", "JunctionStoreProbe",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -26,6 +26,7 @@ let package = Package(
                 .product(name: "JunctionCore", package: "Junction"),
                 .product(name: "JunctionLua", package: "Junction"),
                 .product(name: "JunctionArtifact", package: "Junction"),
+                .product(name: "JunctionAuthoring", package: "Junction"),
                 .product(name: "RoutingKit", package: "routing-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -32,6 +32,9 @@ public final class Decider: Sendable {
     public let bundle: RuleBundle?
     /// The bounds.
     public let options: DeciderOptions
+    /// The app's Swift interceptors it runs beside the bundle's rules: what a decider for
+    /// another bundle needs to keep the app's behaviour (see ``PolicySnapshot``).
+    public let interceptors: [SwiftInterceptor]
     let redirects: RedirectRules
     let plan: InterceptorPlan
     let fallbacks: [PolicyStep]
@@ -70,6 +73,7 @@ public final class Decider: Sendable {
         self.routes = routes
         self.bundle = bundle
         self.options = options
+        self.interceptors = interceptors
         let declarations = bundle?.declarations ?? RuleDeclarations()
         let onError = bundle?.manifest.onError ?? .reject
         let directory = bundle?.directory

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Junction
+import JunctionAuthoring
 import Logging
 
 /// `junction demo`: a scripted session of the sample app under a bundle.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Junction
+import JunctionAuthoring
 
 /// `junction match --routes FILE [--json] URL...`
 struct MatchCommand: ParsableCommand {

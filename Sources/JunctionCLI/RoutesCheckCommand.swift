@@ -1,5 +1,6 @@
 import ArgumentParser
 import Junction
+import JunctionAuthoring
 
 /// `junction routes check FILE`: validate a route table.
 struct RoutesCheckCommand: ParsableCommand {

@@ -134,7 +134,7 @@ import Testing
             raw {
                 $0.headerText = RawArtifact().header.replacingOccurrences(of: #""format":1"#, with: #""format":1.0"#)
             },
-            "malformedHeader: the header is not in canonical form"
+            "malformedHeader: the header field format: expected an integer, found the float 1.0"
         ),
         (
             "unknown field",
@@ -142,25 +142,66 @@ import Testing
                 $0.headerText = RawArtifact().header.replacingOccurrences(
                     of: #"{"created""#, with: #"{"a":"b","created""#)
             },
-            #"malformedHeader: the header has an unknown field "a""#
+            "malformedHeader: the header field a: unknown member; the document has created, expires, format, key_id, "
+                + "members, minimum_host_version, name, version"
         ),
         (
             "uppercase hash", raw { $0.members[0].sha256 = Fixtures.sha256(Fixtures.members[4].bytes).uppercased() },
-            "malformedHeader: the header member 1's sha256 is not 64 lowercase hex digits"
+            "malformedHeader: the header field members[0].sha256 is not 64 lowercase hex digits"
         ),
         (
             "negative length", raw { $0.members[0].length = -1 },
-            "malformedHeader: the header member 1's length is negative"
+            "malformedHeader: the header field members[0].length is negative"
         ),
-        ("not JSON", raw { $0.headerText = "[1," }, "malformedHeader: the header is not a JSON object"),
-        ("a list", raw { $0.headerText = "[]" }, "malformedHeader: the header is not a JSON object"),
+        (
+            "not JSON", raw { $0.headerText = "[1," },
+            "malformedHeader: the header at byte 3: the text ends where a value should be"
+        ),
+        ("a list", raw { $0.headerText = "[]" }, "malformedHeader: the header is an array, not a JSON object"),
+        (
+            "a duplicate key",
+            raw {
+                $0.headerText = RawArtifact().header.replacingOccurrences(
+                    of: #"{"created""#, with: #"{"name":"other","created""#)
+            },
+            #"malformedHeader: the header at byte 793: the key "name" appears twice in one object"#
+        ),
+        (
+            "a missing field",
+            raw {
+                $0.headerText = RawArtifact().header.replacingOccurrences(
+                    of: #""key_id":"\#(Fixtures.key.keyID)","#, with: "")
+            },
+            #"malformedHeader: the header: missing "key_id""#
+        ),
+        (
+            "a member's unknown field",
+            raw {
+                $0.headerText = RawArtifact().header.replacingOccurrences(
+                    of: #"{"kind":"lua","length":66,"#, with: #"{"kind":"lua","length":66,"mode":"0755","#)
+            },
+            "malformedHeader: the header field members[0].mode: unknown member; members[0] has kind, length, path, "
+                + "sha256"
+        ),
+        (
+            "a control character escaped the long way",
+            raw {
+                $0.headerText = RawArtifact().header.replacingOccurrences(
+                    of: #""name":"example""#, with: #""name":"exa\u000ample""#)
+            },
+            "malformedHeader: the header is not in canonical form"
+        ),
+        (
+            "a control character escaped canonically", raw { $0.name = "exa\nmple" },
+            "malformedHeader: the header field name has a control character"
+        ),
         (
             "length as text",
             raw {
                 $0.headerText = RawArtifact().header.replacingOccurrences(
                     of: #""length":69,"#, with: #""length":"69","#)
             },
-            "malformedHeader: the header member 2's field length is not a whole number"
+            #"malformedHeader: the header field members[1].length: expected an integer, found text "69""#
         ),
         (
             "trailing bytes", raw { $0.members[4].length = 60 },
@@ -293,21 +334,25 @@ import Testing
 }
 
 extension ArtifactVerificationTests {
-    static let hostileHeaders: [String: String] = [
-        "500,000 open lists": String(repeating: "[", count: 500_000),
-        "100,000 nested objects": String(repeating: "{\"a\":", count: 100_000),
-        "four nested lists": #"{"members":[[[]]]}"#,
+    static let hostileHeaders: [String: (header: String, byte: Int)] = [
+        "500,000 open lists": (String(repeating: "[", count: 500_000), 3),
+        "100,000 nested objects": (String(repeating: "{\"a\":", count: 100_000), 15),
+        "four nested lists": (#"{"members":[[[]]]}"#, 13),
     ]
 
-    /// Nesting is refused before the JSON parser sees it: a header nests three deep.
+    /// Nesting is refused where it passes the three levels a header has, before the reader
+    /// recurses deeper.
     @Test(arguments: hostileHeaders.keys.sorted())
-    func refusesAHeaderNestedDeeperThanAHeaderIs(name: String) {
-        let raw = Self.raw { $0.headerText = Self.hostileHeaders[name] }
-        #expect(Self.refusal(raw.signed()) == "malformedHeader: the header nests deeper than 3 levels")
+    func refusesAHeaderNestedDeeperThanAHeaderIs(name: String) throws {
+        let (header, byte) = try #require(Self.hostileHeaders[name])
+        let raw = Self.raw { $0.headerText = header }
+        #expect(
+            Self.refusal(raw.signed())
+                == "malformedHeader: the header at byte \(byte): nests deeper than 3 arrays and objects")
     }
 
     @Test func refusesAHeaderOfEscapesUpToTheHeaderCap() {
         let raw = Self.raw { $0.headerText = "{\"name\":\"" + String(repeating: "\\u0041", count: 80_000) + "\"}" }
-        #expect(Self.refusal(raw.signed())?.hasPrefix("malformedHeader: the header ") == true)
+        #expect(Self.refusal(raw.signed()) == #"malformedHeader: the header: missing "members""#)
     }
 }

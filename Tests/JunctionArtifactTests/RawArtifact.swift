@@ -62,6 +62,11 @@ struct RawArtifact {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
             case let c where c.value < 0x20: out += String(format: "\\u%04x", c.value)
             default: out.unicodeScalars.append(scalar)
             }

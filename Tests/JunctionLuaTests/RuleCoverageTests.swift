@@ -1,4 +1,5 @@
 import Foundation
+import JunctionAuthoring
 import JunctionCore
 import Testing
 

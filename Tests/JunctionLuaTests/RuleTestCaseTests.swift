@@ -1,3 +1,4 @@
+import JunctionAuthoring
 import JunctionCore
 import JunctionLua
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Junction
+import JunctionAuthoring
 import Testing
 
 /// Static findings, as a table: a small bundle in, its findings out as

@@ -1,5 +1,6 @@
 import Foundation
 import Junction
+import JunctionAuthoring
 import Testing
 
 @Suite struct DeciderContextSchemaTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Junction
+import JunctionAuthoring
 import Testing
 
 /// The pipeline, as a table: a bundle with one rule per behaviour, URLs in, decisions out.

@@ -1,5 +1,6 @@
 import Foundation
 import Junction
+import JunctionAuthoring
 import Logging
 import Testing
 import JunctionTestSupport

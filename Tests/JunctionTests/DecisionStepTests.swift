@@ -1,5 +1,6 @@
 import Foundation
 import Junction
+import JunctionAuthoring
 import Testing
 
 /// Every rule a decision runs — an interceptor, a group policy, a fallback, a redirect's

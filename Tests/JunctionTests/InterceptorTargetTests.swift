@@ -1,5 +1,6 @@
 import Foundation
 import Junction
+import JunctionAuthoring
 import Testing
 
 /// `route =` and `routes =` take route names, `pattern =` and `patterns =` URL patterns:

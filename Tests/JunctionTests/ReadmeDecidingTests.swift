@@ -1,4 +1,5 @@
 import Junction
+import JunctionAuthoring
 import Testing
 
 /// The README's "Deciding a request" snippet, kept true.

@@ -1,4 +1,5 @@
 import Junction
+import JunctionAuthoring
 import Testing
 
 /// The README's Router tour, kept true: the snippet below is the README's, line for line,

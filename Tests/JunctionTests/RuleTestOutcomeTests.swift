@@ -1,5 +1,6 @@
 import Foundation
 import Junction
+import JunctionAuthoring
 import Testing
 
 /// Rule tests judged against decisions: a rule that fails — an error, its budget, a value

@@ -26,8 +26,11 @@ public final class Router {
     /// What rules read as `ctx`. Replace it when the app state changes (a login); keep
     /// it while nothing changes, so it is converted for Lua once.
     public var context: ContextSnapshot
-    /// The decider of the loaded routes, bundle and Swift interceptors.
-    public private(set) var decider: Decider
+    /// The policy the router decides under: each open, invoke and tab reads its current
+    /// snapshot once and decides under it, so a swap affects only what starts after it.
+    public let policy: ActivePolicy
+    /// The decider of the current snapshot: its routes, bundle and Swift interceptors.
+    public var decider: Decider { policy.current.decider }
     /// Logs failures of targets (label `junction.router`).
     public var logger: Logger
 
@@ -53,10 +56,6 @@ public final class Router {
     var pageFactories: [String: @MainActor (PageRequest) throws -> Any] = [:]
     var tasks: [String: TaskBody] = [:]
     var dispatchers: [String: @MainActor (HandOver) throws -> HandOver.Outcome] = [:]
-    private var routes: RouteTable
-    private var bundle: RuleBundle?
-    private var interceptors: [SwiftInterceptor] = []
-    private let options: DeciderOptions
     /// Requests resumed after a gate, still running.
     private var resumptions: [Int: Task<Void, Never>] = [:]
     private var nextResumption = 0
@@ -72,9 +71,8 @@ public final class Router {
         routes: RouteTable, presenter: any Presenter = HeadlessPresenter(), context: ContextSnapshot = .empty,
         options: DeciderOptions = DeciderOptions()
     ) throws(BundleError) {
-        try self.init(
-            decider: Decider(routes: routes, options: options), routes: routes, bundle: nil, presenter: presenter,
-            context: context, options: options)
+        let snapshot = PolicySnapshot(decider: try Decider(routes: routes, options: options), origin: .app)
+        self.init(policy: ActivePolicy(snapshot), presenter: presenter, context: context)
     }
 
     /// A router for a bundle's routes and rules.
@@ -88,60 +86,72 @@ public final class Router {
         bundle: RuleBundle, presenter: any Presenter = HeadlessPresenter(), context: ContextSnapshot = .empty,
         options: DeciderOptions = DeciderOptions()
     ) throws(BundleError) {
-        try self.init(
-            decider: Decider(bundle: bundle, options: options), routes: bundle.routes, bundle: bundle,
-            presenter: presenter,
-            context: context, options: options)
+        let snapshot = PolicySnapshot(decider: try Decider(bundle: bundle, options: options), origin: .app)
+        self.init(policy: ActivePolicy(snapshot), presenter: presenter, context: context)
     }
 
-    private init(
-        decider: Decider, routes: RouteTable, bundle: RuleBundle?, presenter: any Presenter, context: ContextSnapshot,
-        options: DeciderOptions
-    ) {
-        self.decider = decider
-        self.routes = routes
-        self.bundle = bundle
+    /// A router that decides under a policy shared with others — the update installer, which
+    /// swaps in each bundle it accepts. The snapshots carry the Swift interceptors and
+    /// options: give the app's to whoever builds them (the installer's acceptance policy).
+    /// - Parameters:
+    ///   - policy: The policy to decide under.
+    ///   - presenter: Shows the stack; a ``HeadlessPresenter`` by default.
+    ///   - context: The initial context.
+    public init(policy: ActivePolicy, presenter: any Presenter = HeadlessPresenter(), context: ContextSnapshot = .empty)
+    {
+        self.policy = policy
         self.presenter = presenter
         self.context = context
-        self.options = options
         logger = Logger(label: "junction.router")
     }
 
     // MARK: - Loading
 
-    /// Replaces the route table (and drops the bundle's rules). Requests already being
-    /// decided finish under the old table.
+    /// Replaces the route table (and drops the bundle's rules), keeping the current Swift
+    /// interceptors and options: a new snapshot swapped into ``policy``. Requests already
+    /// being decided finish under the old table.
     /// - Parameter routes: The new table.
     /// - Throws: `BundleError` when an interceptor's pattern does not compile against it;
     ///   the old table stays.
     public func load(routes: RouteTable) throws(BundleError) {
-        decider = try Decider(routes: routes, interceptors: interceptors, options: options)
-        self.routes = routes
-        bundle = nil
+        try policy.update { current throws(BundleError) in
+            let old = current.decider
+            return PolicySnapshot(
+                decider: try Decider(routes: routes, interceptors: old.interceptors, options: old.options),
+                origin: .app)
+        }
     }
 
-    /// Replaces the bundle: its routes and rules at once. Requests already being decided
-    /// finish under the old one.
+    /// Replaces the bundle — its routes and rules at once — keeping the current Swift
+    /// interceptors and options: a new snapshot swapped into ``policy``. Requests already
+    /// being decided finish under the old one.
     /// - Parameter bundle: The new bundle.
     /// - Throws: `BundleError` when a pattern does not compile; the old bundle stays.
     public func load(bundle: RuleBundle) throws(BundleError) {
-        decider = try Decider(bundle: bundle, interceptors: interceptors, options: options)
-        self.routes = bundle.routes
-        self.bundle = bundle
+        try policy.update { current throws(BundleError) in
+            let old = current.decider
+            return PolicySnapshot(
+                decider: try Decider(bundle: bundle, interceptors: old.interceptors, options: old.options),
+                origin: .app)
+        }
     }
 
-    /// Adds a Swift interceptor, run in order with the bundle's rules.
+    /// Adds a Swift interceptor, run in order with the bundle's rules: the current snapshot is
+    /// rebuilt with it and swapped in. On a policy an installer also activates into, its
+    /// next activation brings the acceptance policy's interceptors instead — put the app's there.
     /// - Parameter interceptor: The interceptor; its name must be new.
     /// - Throws: `BundleError` when its pattern does not compile or its name is taken;
     ///   nothing changes then.
     public func add(_ interceptor: SwiftInterceptor) throws(BundleError) {
-        guard !interceptors.contains(where: { $0.name == interceptor.name }) else {
-            throw BundleError([
-                Diagnostic(
-                    .error, "a Swift interceptor named \"\(interceptor.name)\" is already added; remove it first")
-            ])
+        try rebuild { interceptors throws(BundleError) in
+            guard !interceptors.contains(where: { $0.name == interceptor.name }) else {
+                throw BundleError([
+                    Diagnostic(
+                        .error, "a Swift interceptor named \"\(interceptor.name)\" is already added; remove it first")
+                ])
+            }
+            return interceptors + [interceptor]
         }
-        try rebuild(interceptors + [interceptor])
     }
 
     /// Removes the Swift interceptor named `name`.
@@ -149,19 +159,32 @@ public final class Router {
     /// - Returns: Whether there was one.
     @discardableResult
     public func removeInterceptor(named name: String) -> Bool {
-        guard interceptors.contains(where: { $0.name == name }) else { return false }
+        guard decider.interceptors.contains(where: { $0.name == name }) else { return false }
+        var removed = false
         // The remaining interceptors compiled before, so this cannot fail.
-        try? rebuild(interceptors.filter { $0.name != name })
-        return true
+        try? rebuild { interceptors in
+            removed = interceptors.contains { $0.name == name }
+            return interceptors.filter { $0.name != name }
+        }
+        return removed
     }
 
-    private func rebuild(_ newInterceptors: [SwiftInterceptor]) throws(BundleError) {
-        if let bundle {
-            decider = try Decider(bundle: bundle, interceptors: newInterceptors, options: options)
-        } else {
-            decider = try Decider(routes: routes, interceptors: newInterceptors, options: options)
+    /// Swaps in the current snapshot's bundle (or table) with the interceptors `change`
+    /// makes from its own; the snapshot keeps its origin and identity.
+    private func rebuild(_ change: ([SwiftInterceptor]) throws(BundleError) -> [SwiftInterceptor])
+        throws(BundleError)
+    {
+        try policy.update { current throws(BundleError) in
+            let old = current.decider
+            let interceptors = try change(old.interceptors)
+            let decider =
+                if let bundle = old.bundle {
+                    try Decider(bundle: bundle, interceptors: interceptors, options: old.options)
+                } else {
+                    try Decider(routes: old.routes, interceptors: interceptors, options: old.options)
+                }
+            return PolicySnapshot(decider: decider, origin: current.origin, identity: current.identity)
         }
-        interceptors = newInterceptors
     }
 
     // MARK: - Registration

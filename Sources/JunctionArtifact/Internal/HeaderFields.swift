@@ -1,4 +1,4 @@
-import Foundation
+import JunctionCore
 
 /// A header as its JSON says it, before anything in it is trusted: the reader decodes it
 /// to find the key and the signature, and validates the rest (``validated(limits:)``)
@@ -21,122 +21,117 @@ struct HeaderFields {
     var keyID: String
     var members: [Row]
 
-    /// The header's one canonical byte form.
+    /// The header's one canonical byte form: JunctionCore's canonical JSON, which a
+    /// bundle's parts use too.
     var canonicalJSON: [UInt8] {
-        var object: [(String, CanonicalHeaderJSON.Value)] = [
-            ("format", .integer(Int64(format))),
-            ("name", .string(name)),
-            ("version", .string(version)),
-            ("created", .string(created)),
-            ("expires", .string(expires)),
-            ("key_id", .string(keyID)),
-            (
-                "members",
-                .array(
-                    members.map {
-                        .object([
-                            ("path", .string($0.path)), ("kind", .string($0.kind)),
-                            ("length", .integer(Int64($0.length))), ("sha256", .string($0.sha256)),
-                        ])
-                    })
-            ),
+        var object: [String: RuleValue] = [
+            "format": .int(Int64(format)),
+            "name": .string(name),
+            "version": .string(version),
+            "created": .string(created),
+            "expires": .string(expires),
+            "key_id": .string(keyID),
+            "members": .array(
+                members.map {
+                    [
+                        "path": .string($0.path), "kind": .string($0.kind), "length": .int(Int64($0.length)),
+                        "sha256": .string($0.sha256),
+                    ]
+                }),
         ]
-        if let minimumHostVersion { object.append(("minimum_host_version", .string(minimumHostVersion))) }
-        return CanonicalHeaderJSON.encode(.object(object))
+        if let minimumHostVersion { object["minimum_host_version"] = .string(minimumHostVersion) }
+        do {
+            return try CanonicalJSON.encode(.table(object))
+        } catch {
+            // Text and integers three levels deep: JSON holds every such value.
+            preconditionFailure("a header's fields have no JSON form: \(error)")
+        }
     }
 
     /// The fields of `bytes`, which must be the canonical JSON of a header whose member
     /// count is within `limits` and whose key id and hashes are well-formed hex.
+    ///
+    /// Read strictly by JunctionCore's canonical JSON reader, capped at the header's size
+    /// and at the three levels a header nests (so no recursion goes deeper): duplicate
+    /// keys, unknown fields and values of the wrong type are refused, each at its place.
     static func decode(_ bytes: ArraySlice<UInt8>, limits: ArtifactLimits) throws(ArtifactError) -> HeaderFields {
-        func malformed(_ why: String) -> ArtifactError { ArtifactError(.malformedHeader, "the header \(why)") }
-        guard nestingDepth(bytes) <= 3 else { throw malformed("nests deeper than 3 levels") }
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(bytes)),
-            let object = parsed as? [String: Any]
-        else { throw malformed("is not a JSON object") }
-        let known: Set = [
-            "format", "name", "version", "created", "expires", "minimum_host_version", "key_id", "members",
-        ]
-        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw malformed("has an unknown field \"\(unknown.prefix(64))\"")
+        let text = Array(bytes)
+        let value: RuleValue
+        do {
+            value = try CanonicalJSON.decode(
+                text, limits: CanonicalJSONLimits(maximumBytes: limits.headerSize, maximumDepth: Self.depth))
+        } catch {
+            throw refusal(error)
         }
-        func string(_ key: String, in object: [String: Any], _ place: String = "") throws(ArtifactError) -> String {
-            guard let value = object[key] as? String else { throw malformed("\(place)field \(key) is not text") }
-            return value
+        guard case .table(let object) = value else {
+            throw malformed("is \(CanonicalJSONObject.kind(of: value)), not a JSON object")
         }
-        func integer(_ key: String, in object: [String: Any], _ place: String = "") throws(ArtifactError) -> Int {
-            // A JSON `true` or `1.0` also reads as 1 here; the canonical comparison refuses it.
-            guard let number = object[key] as? NSNumber, let value = Int(exactly: number.doubleValue)
-            else { throw malformed("\(place)field \(key) is not a whole number") }
-            return value
-        }
-        guard let rows = object["members"] as? [Any] else { throw malformed("field members is not a list") }
-        if rows.count > limits.memberCount {
+        if case .array(let rows)? = object["members"], rows.count > limits.memberCount {
             throw ArtifactError(
                 .oversize, "the header lists \(rows.count) members; at most \(limits.memberCount) are allowed")
         }
-        var members: [Row] = []
-        members.reserveCapacity(rows.count)
-        for (index, row) in rows.enumerated() {
-            let place = "member \(index + 1)'s "
-            guard let row = row as? [String: Any] else { throw malformed("member \(index + 1) is not an object") }
-            if let unknown = row.keys.sorted().first(where: { !["path", "kind", "length", "sha256"].contains($0) }) {
-                throw malformed("member \(index + 1) has an unknown field \"\(unknown.prefix(64))\"")
-            }
-            let member = Row(
-                path: try string("path", in: row, place), kind: try string("kind", in: row, place),
-                length: try integer("length", in: row, place), sha256: try string("sha256", in: row, place))
-            guard member.length >= 0 else { throw malformed("\(place)length is negative") }
+        let fields: HeaderFields
+        do throws(CanonicalJSONError) {
+            fields = try read(value)
+        } catch {
+            throw refusal(error)
+        }
+        for (index, member) in fields.members.enumerated() {
+            guard member.length >= 0 else { throw malformed("field members[\(index)].length is negative") }
             guard Hex.isLowercase(member.sha256, count: 64) else {
-                throw malformed("\(place)sha256 is not 64 lowercase hex digits")
+                throw malformed("field members[\(index)].sha256 is not 64 lowercase hex digits")
             }
-            members.append(member)
         }
-        var minimumHostVersion: String?
-        if object["minimum_host_version"] != nil {
-            minimumHostVersion = try string("minimum_host_version", in: object)
-        }
-        let fields = HeaderFields(
-            format: try integer("format", in: object), name: try string("name", in: object),
-            version: try string("version", in: object), created: try string("created", in: object),
-            expires: try string("expires", in: object), minimumHostVersion: minimumHostVersion,
-            keyID: try string("key_id", in: object), members: members)
         guard Hex.isLowercase(fields.keyID, count: 16) else {
             throw malformed("field key_id is not 16 lowercase hex digits")
         }
         // One byte form only: a header that decodes the same but is written otherwise
-        // (spaces, escapes, key order, 1.0 for 1) would be a second signed form of one header.
-        guard fields.canonicalJSON.elementsEqual(bytes) else { throw malformed("is not in canonical form") }
+        // (spaces, escapes, key order) would be a second signed form of one header.
+        guard fields.canonicalJSON == text else { throw malformed("is not in canonical form") }
         return fields
     }
 
-    /// How deep `bytes` nest objects and lists, read outside strings: a header nests three
-    /// deep, so a deeper one is refused before a recursive parser could spend its stack on it.
-    static func nestingDepth(_ bytes: ArraySlice<UInt8>) -> Int {
-        var depth = 0
-        var deepest = 0
-        var inString = false
-        var escaped = false
-        for byte in bytes {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                deepest = max(deepest, depth)
-                if deepest > 3 { return deepest }
-            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
-            default: break
-            }
+    /// How deep a header nests: the object, its member table, each member.
+    static let depth = 3
+
+    private static func read(_ value: RuleValue) throws(CanonicalJSONError) -> HeaderFields {
+        var object = try CanonicalJSONObject(value, at: "", file: "", what: "a header")
+        guard let rows = try object.array("members") else { throw object.error(at: "", "missing \"members\"") }
+        var members: [Row] = []
+        members.reserveCapacity(rows.count)
+        for (index, row) in rows.enumerated() {
+            var fields = try CanonicalJSONObject(row, at: "members[\(index)]", file: "", what: "a member")
+            let member = Row(
+                path: try fields.requiredString("path"), kind: try fields.requiredString("kind"),
+                length: try fields.requiredInt("length"),
+                sha256: try fields.requiredString("sha256"))
+            try fields.finish()
+            members.append(member)
         }
-        return deepest
+        let fields = HeaderFields(
+            format: try object.requiredInt("format"), name: try object.requiredString("name"),
+            version: try object.requiredString("version"),
+            created: try object.requiredString("created"), expires: try object.requiredString("expires"),
+            minimumHostVersion: try object.string("minimum_host_version"), keyID: try object.requiredString("key_id"),
+            members: members)
+        try object.finish()
+        return fields
+    }
+
+    private static func malformed(_ why: String) -> ArtifactError {
+        ArtifactError(.malformedHeader, "the header \(why)")
+    }
+
+    /// The reader's or a field's error as the artifact's: `the header at byte 3: …` for
+    /// text that is not strict JSON, `the header field members[1].length: expected an
+    /// integer, found text "69"` for a field, `the header: missing "name"`.
+    private static func refusal(_ error: CanonicalJSONError) -> ArtifactError {
+        let place =
+            switch error.place {
+            case "", "the document": ""
+            case let place where place.hasPrefix("byte "): " at \(place)"
+            case let place: " field \(place)"
+            }
+        return ArtifactError(.malformedHeader, "the header\(place): \(error.message)")
     }
 }

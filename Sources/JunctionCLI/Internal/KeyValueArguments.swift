@@ -1,4 +1,5 @@
 import Junction
+import JunctionAuthoring
 
 /// `key=value` command-line arguments as rule values; dotted keys nest (`user.id=42` →
 /// `{ user = { id = 42 } }`).

@@ -1,4 +1,5 @@
 import Junction
+import JunctionAuthoring
 import Logging
 
 /// A bundle folder loaded for the CLI: the bundle and its decider, or every problem.

@@ -68,6 +68,12 @@ package struct CanonicalJSONObject {
         return int
     }
 
+    /// Integer member `key`, which must be present.
+    package mutating func requiredInt(_ key: String) throws(CanonicalJSONError) -> Int {
+        guard let number = try int(key) else { throw error(at: path, "missing \"\(key)\"") }
+        return number
+    }
+
     /// Boolean member `key`, or `nil` when absent.
     package mutating func bool(_ key: String) throws(CanonicalJSONError) -> Bool? {
         guard let value = value(key) else { return nil }

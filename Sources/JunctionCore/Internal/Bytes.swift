@@ -1,6 +1,6 @@
 /// Byte-level helpers shared by the URI parser, the percent-decoder and the matcher.
 /// Everything here works on UTF-8 code units; nothing allocates.
-enum Bytes {
+package enum Bytes {
     static let percent = UInt8(ascii: "%")
     static let slash = UInt8(ascii: "/")
     static let question = UInt8(ascii: "?")
@@ -26,13 +26,15 @@ enum Bytes {
         }
     }
 
+    /// Whether `byte` is an ASCII letter.
     @inline(__always)
-    static func isAlpha(_ byte: UInt8) -> Bool {
+    package static func isAlpha(_ byte: UInt8) -> Bool {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
     }
 
+    /// Whether `byte` is an ASCII digit.
     @inline(__always)
-    static func isDigit(_ byte: UInt8) -> Bool {
+    package static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 

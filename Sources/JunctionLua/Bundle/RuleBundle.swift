@@ -1,6 +1,5 @@
 public import JunctionCore
 public import Logging
-internal import Foundation
 
 /// A bundle folder, loaded and compiled: its manifest, its route table, its rules (as a
 /// pool of engines ready to evaluate them) and what they declared.
@@ -36,106 +35,8 @@ public struct RuleBundle: Sendable {
     /// Its rule tests, file by file in that order.
     public let tests: [RuleTestCase]
 
-    /// Loads and compiles a bundle folder.
-    /// - Parameters:
-    ///   - directory: The bundle's folder.
-    ///   - limits: The sandbox's budgets for its rules.
-    ///   - logger: Receives the rules' `print` and `log.*` output.
-    ///   - coverage: Whether the bundle's engines record which lines of its rules run
-    ///     (read with ``RuleEnginePool/coverage``, for `junction test --coverage`).
-    /// - Returns: The bundle.
-    /// - Throws: `BundleError` listing every problem as `FILE:LINE:COLUMN` (or `FILE:LINE`
-    ///   for Lua): no such directory, a missing or invalid manifest, route table or test file
-    ///   (a test's context is checked by the manifest's `context:`, its source by its
-    ///   `sources:`), a rule that does not compile or fails while loading, state a rule
-    ///   would keep between evaluations.
-    public static func load(
-        directory: String, limits: SandboxLimits = SandboxLimits(), logger: Logger = Logger(label: "junction.lua"),
-        coverage: Bool = false
-    ) throws(BundleError) -> RuleBundle {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
-        else {
-            let what = FileManager.default.fileExists(atPath: directory) ? "not a directory" : "no such directory"
-            throw BundleError([
-                Diagnostic(
-                    .error, "\(what); give the bundle's folder, the one with manifest.yaml and routes.yaml",
-                    at: SourceLocation(file: directory, line: 1, column: 1))
-            ])
-        }
-        /// `name` inside the bundle, as the caller named the bundle (paths in messages
-        /// stay relative when the bundle's was).
-        func inside(_ name: String) -> String { directory.hasSuffix("/") ? directory + name : directory + "/" + name }
-        var problems: [Diagnostic] = []
-
-        /// The file's text, or `nil` with a diagnostic in `list`.
-        func text(at path: String, into list: inout [Diagnostic]) -> String? {
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
-            else {
-                list.append(
-                    Diagnostic(
-                        .error, "cannot read the file as UTF-8 text", at: SourceLocation(file: path, line: 1, column: 1)
-                    ))
-                return nil
-            }
-            return text
-        }
-        /// The first of `names` that exists, read; a diagnostic when none does.
-        func read(_ names: [String], what: String) -> (path: String, text: String)? {
-            for name in names {
-                let path = inside(name)
-                guard FileManager.default.fileExists(atPath: path) else { continue }
-                return text(at: path, into: &problems).map { (path, $0) }
-            }
-            problems.append(
-                Diagnostic(
-                    .error, "the bundle has no \(names.joined(separator: " or ")) (\(what))",
-                    at: SourceLocation(file: directory, line: 1, column: 1)))
-            return nil
-        }
-
-        // The rules compile on a thread of their own while this one reads the manifest,
-        // the route table and the tests: they need none of those, and each is a good part
-        // of the load. Problems are still listed in the order of the files.
-        var sources: [RuleSource] = []
-        var sourceProblems: [Diagnostic] = []
-        let listing = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for name in listing.filter({ $0.hasSuffix(".lua") }).sorted() {
-            if let source = text(at: inside(name), into: &sourceProblems) {
-                sources.append(RuleSource(name: name, text: source))
-            }
-        }
-        let compiling = startCompiling(sources, limits: limits, logger: logger, coverage: coverage)
-
-        var manifest: BundleManifest?
-        if let (path, text) = read(["manifest.yaml", "manifest.yml", "manifest.json"], what: "its name and version") {
-            do { manifest = try BundleManifest.load(text: text, file: path) } catch { problems += error.diagnostics }
-        }
-        var routes: RouteTable?
-        if let (path, text) = read(["routes.yaml", "routes.yml", "routes.json"], what: "its route table") {
-            do { routes = try RouteTable.load(text: text, file: path) } catch { problems += error.diagnostics }
-        }
-        problems += sourceProblems
-
-        let testsFolder = inside("tests")
-        let testFiles = ((try? FileManager.default.contentsOfDirectory(atPath: testsFolder)) ?? [])
-            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
-            .map { testsFolder + "/" + $0 }
-
-        var tests: [RuleTestCase] = []
-        for path in testFiles {
-            guard let source = text(at: path, into: &problems) else { continue }
-            do {
-                tests += try RuleTestCase.load(text: source, file: path, manifest: manifest)
-            } catch { problems += error.diagnostics }
-        }
-        return try assemble(
-            directory: directory, manifest: manifest, routes: routes, sources: sources, testFiles: testFiles,
-            tests: tests, problems: problems, compiling: compiling)
-    }
-
     /// Builds a bundle from its parts — what an artifact holds — compiling the rules
-    /// exactly as ``load(directory:limits:logger:coverage:)`` does after reading a folder.
+    /// exactly as `RuleBundle.load(directory:)` (JunctionAuthoring) does after reading a folder.
     /// - Parameters:
     ///   - directory: The name errors and findings put the bundle's files inside: for a
     ///     bundle from an artifact, what names the artifact to people (`shop.jbundle`), so a
@@ -169,6 +70,57 @@ public struct RuleBundle: Sendable {
             directory: directory, manifest: manifest, routes: routes, sources: sorted, testFiles: testFiles.sorted(),
             tests: tests, problems: problems,
             compiling: Self.startCompiling(sorted, limits: limits, logger: logger, coverage: coverage))
+    }
+
+    /// What a bundle's reader found besides its rules: each part that loaded, the test
+    /// files, and every problem so far, in the order of the files.
+    package struct ReadParts {
+        /// The manifest, when it loaded.
+        package var manifest: BundleManifest?
+        /// The route table, when it loaded.
+        package var routes: RouteTable?
+        /// The paths of the rule-test files, sorted.
+        package var testFiles: [String]
+        /// The rule tests, file by file.
+        package var tests: [RuleTestCase]
+        /// Every problem found reading them.
+        package var problems: [Diagnostic]
+
+        /// The parts a reader found.
+        package init(
+            manifest: BundleManifest?, routes: RouteTable?, testFiles: [String], tests: [RuleTestCase],
+            problems: [Diagnostic]
+        ) {
+            self.manifest = manifest
+            self.routes = routes
+            self.testFiles = testFiles
+            self.tests = tests
+            self.problems = problems
+        }
+    }
+
+    /// Compiles `sources` on a thread of their own while `read` reads the rest of the
+    /// bundle on this one — the rules need none of it, and each is a good part of the
+    /// load — then builds the bundle, or throws every problem: `read`'s first, in the
+    /// order of the files, then the rules'.
+    /// - Parameters:
+    ///   - directory: The name errors put the bundle's files inside.
+    ///   - sources: The Lua files, in the order they run.
+    ///   - limits: The sandbox's budgets for its rules.
+    ///   - logger: Receives the rules' `print` and `log.*` output.
+    ///   - coverage: Whether the engines record which lines run.
+    ///   - read: Reads the manifest, the route table and the tests.
+    /// - Returns: The bundle.
+    /// - Throws: `BundleError` with every problem found.
+    package static func assemble(
+        directory: String, sources: [RuleSource], limits: SandboxLimits, logger: Logger, coverage: Bool,
+        readingMeanwhile read: () -> ReadParts
+    ) throws(BundleError) -> RuleBundle {
+        let compiling = startCompiling(sources, limits: limits, logger: logger, coverage: coverage)
+        let parts = read()
+        return try assemble(
+            directory: directory, manifest: parts.manifest, routes: parts.routes, sources: sources,
+            testFiles: parts.testFiles, tests: parts.tests, problems: parts.problems, compiling: compiling)
     }
 
     /// Compiles the rules on a thread of their own, so a folder's manifest, route table and

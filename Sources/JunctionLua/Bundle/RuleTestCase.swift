@@ -17,6 +17,10 @@ public import JunctionCore
 /// A rule that fails — an error, a budget exceeded, a value that is not a verdict — fails
 /// every test that does not say it expects that failure (``Expectation/failures``).
 public struct RuleTestCase: Sendable, Hashable {
+    /// The most rules one `fails:` may list: each is compared with every failure of the
+    /// decision, so the list is bounded before it costs.
+    package static let maximumFailingRules = 100
+
     /// What the decision must be; every field given must hold, and no rule may fail
     /// unless ``failures`` says which.
     public struct Expectation: Sendable, Hashable {
@@ -84,4 +88,18 @@ public struct RuleTestCase: Sendable, Hashable {
     public var expectation: Expectation
     /// Where the test is written.
     public var location: SourceLocation
+
+    /// A test of every part; loaders (YAML in JunctionAuthoring, canonical JSON here) make them.
+    package init(
+        name: String, open: String, source: String, context: RuleValue, params: RuleValue, expectation: Expectation,
+        location: SourceLocation
+    ) {
+        self.name = name
+        self.open = open
+        self.source = source
+        self.context = context
+        self.params = params
+        self.expectation = expectation
+        self.location = location
+    }
 }

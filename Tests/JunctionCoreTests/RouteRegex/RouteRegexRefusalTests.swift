@@ -1,3 +1,4 @@
+import JunctionAuthoring
 @testable import JunctionCore
 import Testing
 

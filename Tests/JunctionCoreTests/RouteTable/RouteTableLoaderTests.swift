@@ -1,4 +1,5 @@
 import Foundation
+@testable import JunctionAuthoring
 @testable import JunctionCore
 import Testing
 

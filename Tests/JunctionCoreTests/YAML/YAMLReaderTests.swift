@@ -1,3 +1,4 @@
+@testable import JunctionAuthoring
 @testable import JunctionCore
 import Testing
 

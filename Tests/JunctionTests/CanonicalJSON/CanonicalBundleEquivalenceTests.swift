@@ -1,5 +1,6 @@
 import Foundation
 import Junction
+import JunctionAuthoring
 import JunctionCore
 import JunctionLua
 import Testing

@@ -1,4 +1,5 @@
 import Junction
+import JunctionAuthoring
 
 /// What a test page factory makes: the request it was made from.
 final class TestPage: Sendable {

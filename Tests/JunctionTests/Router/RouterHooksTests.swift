@@ -1,4 +1,5 @@
 import Junction
+import JunctionAuthoring
 import Testing
 
 /// Hooks, Swift interceptors and replacing the bundle at run time.

@@ -1,3 +1,4 @@
+import JunctionAuthoring
 import Foundation
 import Junction
 import JunctionArtifact

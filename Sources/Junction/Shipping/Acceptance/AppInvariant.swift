@@ -77,7 +77,7 @@ public struct AppInvariant: Sendable, Hashable {
         case .unmatched: expectation.unmatched = true
         }
         return RuleTestCase(
-            named: name, opening: url, source: source.rawValue, context: .table(context), params: .table(params),
-            expecting: expectation, at: SourceLocation(file: "app invariant", line: index + 1, column: 1))
+            name: name, open: url, source: source.rawValue, context: .table(context), params: .table(params),
+            expectation: expectation, location: SourceLocation(file: "app invariant", line: index + 1, column: 1))
     }
 }

@@ -1,4 +1,5 @@
 import JunctionCore
+import JunctionLua
 
 extension RuleTestCase {
     /// The keys `expect:` takes, in the order messages list them.
@@ -6,10 +7,6 @@ extension RuleTestCase {
         "route", "params", "redirect", "reject", "code", "reason", "cause", "gate", "respond", "unmatched",
         "hand_over", "fails",
     ]
-
-    /// The most rules one `fails:` may list: each is compared with every failure of the
-    /// decision, so the list is bounded before it costs.
-    package static let maximumFailingRules = 100
 
     /// The outcome each outcome key says the decision has, and what it means in a message;
     /// keys of different outcomes cannot both hold.

@@ -1,4 +1,5 @@
 package import JunctionCore
+package import JunctionLua
 
 extension RuleTestCase {
     /// Reads the tests of one `tests/*.yaml` file.

@@ -1,4 +1,5 @@
 internal import Foundation
+import JunctionCore
 
 /// Reads a route table from YAML or JSON (JSON is read as the YAML it is), reporting
 /// every problem as `FILE:LINE:COLUMN` with what to do.

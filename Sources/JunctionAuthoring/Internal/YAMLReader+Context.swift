@@ -1,3 +1,5 @@
+package import JunctionCore
+
 extension YAMLReader {
     /// A rule test's `context:`, typed by the manifest's schema when it has one (else as
     /// ``ruleValue(_:_:requireTable:)`` types YAML): the schema decides what a plain

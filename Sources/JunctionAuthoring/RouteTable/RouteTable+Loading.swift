@@ -1,4 +1,5 @@
 internal import Foundation
+public import JunctionCore
 
 extension RouteTable {
     /// Loads a route table from a YAML or JSON file.

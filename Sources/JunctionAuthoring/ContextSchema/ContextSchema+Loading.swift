@@ -1,3 +1,5 @@
+package import JunctionCore
+
 extension ContextSchema {
     /// Other schema languages' names for the types, for "did you mean".
     private static let synonyms = [

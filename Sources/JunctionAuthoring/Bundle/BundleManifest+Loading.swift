@@ -1,3 +1,5 @@
+package import JunctionCore
+
 extension BundleManifest {
     /// Reads a manifest from YAML or JSON text.
     /// - Parameters:

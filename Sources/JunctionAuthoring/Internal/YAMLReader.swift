@@ -1,3 +1,5 @@
+package import JunctionCore
+
 /// Reads a YAML or JSON configuration document (JSON is read as the YAML it is) and
 /// collects every problem as a `FILE:LINE:COLUMN` diagnostic. Shared by the loaders of
 /// route tables and bundle manifests.

@@ -1,0 +1,36 @@
+extension StoreError {
+    /// The kind of a ``StoreError``: an open set of values, so new kinds can be added without
+    /// breaking code that switches over the known ones.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code's name as printed (`corrupt`).
+        public let name: String
+
+        private init(_ name: String) {
+            self.name = name
+        }
+
+        /// The name, as printed before the message.
+        public var description: String { name }
+
+        /// A system call failed; the message has its `errno` text and number.
+        public static let io = Code("io")
+
+        /// The file does not exist (`ENOENT`).
+        public static let notFound = Code("notFound")
+
+        /// The file, or a directory's listing, is larger than the store reads.
+        public static let oversize = Code("oversize")
+
+        /// The file's bytes are not what the state says: a hash that differs from the file's
+        /// name, or a state file that is not the store's exact canonical JSON.
+        public static let corrupt = Code("corrupt")
+
+        /// The update handed to ``BundleStore/commit(_:)`` contradicts itself: its artifact
+        /// does not hash to its identity, or its sequence number cannot be stored.
+        public static let mismatch = Code("mismatch")
+
+        /// The commit would move the ratchet backwards: a lower `seq` than the last accepted,
+        /// or the same `seq` with another artifact.
+        public static let rollback = Code("rollback")
+    }
+}

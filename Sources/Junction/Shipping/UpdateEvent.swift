@@ -1,0 +1,28 @@
+/// What the installer did, in order: on ``BundleInstaller/events`` and in its log.
+public enum UpdateEvent: Sendable, Hashable, CustomStringConvertible {
+    /// A persisted update was not launched (refused again at launch, or damaged): the next
+    /// one down — the last-known-good, then the embedded bundle — was tried.
+    case skipped(PolicyOrigin, UpdateRefusal)
+    /// The app launched with this update, from there.
+    case launched(UpdateIdentity, PolicyOrigin)
+    /// The update was accepted, persisted and activated.
+    case installed(UpdateIdentity)
+    /// The pointer announces the update accepted last: nothing to do.
+    case unchanged(UpdateIdentity)
+    /// The kill switch: the pointer pins the bundle embedded in the app, now active.
+    case pinnedEmbedded(UpdateIdentity)
+    /// The update did not become active; the active bundle stayed.
+    case failed(UpdateFailure)
+
+    /// `installed seq 7 (sha256 3f2a…c1d0)`, `failed refused: staleSeq: …`, ….
+    public var description: String {
+        switch self {
+        case .skipped(let origin, let refusal): "skipped the \(origin) update: \(refusal)"
+        case .launched(let identity, let origin): "launched \(identity) from \(origin)"
+        case .installed(let identity): "installed \(identity)"
+        case .unchanged(let identity): "unchanged \(identity)"
+        case .pinnedEmbedded(let identity): "pinned the embedded bundle by \(identity)"
+        case .failed(let failure): "failed \(failure)"
+        }
+    }
+}
