@@ -1,6 +1,7 @@
 import Foundation
 import Junction
 import JunctionArtifact
+import JunctionAuthoring
 import JunctionCore
 import JunctionLua
 
