@@ -2,7 +2,8 @@ import Crypto
 public import Foundation
 
 /// A verified `.jbundle`: its exact bytes, with a header whose every field, member hash and
-/// signature has been checked. The only way to get one is ``init(verifying:keyring:at:limits:)``.
+/// signature has been checked. The only ways to get one are ``init(verifying:keyring:at:limits:)``
+/// and ``init(verifying:keyring:dates:limits:)``.
 public struct Artifact: Sendable {
     /// The exact bytes that were verified; persist these, never a re-serialisation.
     public let bytes: [UInt8]
@@ -30,6 +31,21 @@ public struct Artifact: Sendable {
     public init(
         verifying bytes: [UInt8], keyring: Keyring, at now: Date, limits: ArtifactLimits = .default
     ) throws(ArtifactError) {
+        try self.init(verifying: bytes, keyring: keyring, dates: .at(now), limits: limits)
+    }
+
+    /// Verifies `bytes` as an artifact signed by a key of `keyring`, its dates checked as
+    /// `dates` says: ``init(verifying:keyring:at:limits:)`` with ``ArtifactDateCheck/at(_:)``,
+    /// or every check but the dates with ``ArtifactDateCheck/skipped``.
+    /// - Parameters:
+    ///   - bytes: the artifact, in memory.
+    ///   - keyring: the keys to trust; an artifact naming any other key is refused.
+    ///   - dates: whether `created` and `expires` are checked, and against what time.
+    ///   - limits: the caps.
+    /// - Throws: ``ArtifactError`` with the reason for the refusal.
+    public init(
+        verifying bytes: [UInt8], keyring: Keyring, dates: ArtifactDateCheck, limits: ArtifactLimits = .default
+    ) throws(ArtifactError) {
         let layout = try ArtifactLayout(bytes, limits: limits)
         guard let key = keyring.key(id: layout.fields.keyID) else {
             throw ArtifactError(
@@ -43,6 +59,18 @@ public struct Artifact: Sendable {
                 "the signature at byte \(layout.signature.lowerBound) does not verify with key \(key.keyID)")
         }
         let header = try layout.fields.validated(limits: limits)
+        if case .at(let now) = dates {
+            try Self.checkDates(header, at: now, limits: limits)
+        }
+        try Self.checkHashes(bytes, header: header, ranges: layout.members)
+        self.bytes = bytes
+        self.header = header
+        self.ranges = Dictionary(uniqueKeysWithValues: zip(header.members.map(\.path), layout.members))
+    }
+
+    private static func checkDates(_ header: ArtifactHeader, at now: Date, limits: ArtifactLimits)
+        throws(ArtifactError)
+    {
         if now >= header.expires {
             throw ArtifactError(
                 .expired, "the artifact expired at \(RFC3339.format(header.expires)); it is \(RFC3339.format(now))")
@@ -53,10 +81,6 @@ public struct Artifact: Sendable {
                 "the artifact was created at \(RFC3339.format(header.created)), later than \(RFC3339.format(now)) plus the allowed skew of \(limits.clockSkew)"
             )
         }
-        try Self.checkHashes(bytes, header: header, ranges: layout.members)
-        self.bytes = bytes
-        self.header = header
-        self.ranges = Dictionary(uniqueKeysWithValues: zip(header.members.map(\.path), layout.members))
     }
 
     /// The bytes of the member at `path`, or `nil` when there is none.

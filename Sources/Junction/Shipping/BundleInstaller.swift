@@ -6,7 +6,8 @@ public import Logging
 /// and installs updates: pointer check → the caller fetches the artifact → acceptance →
 /// persist → activate. An update that is refused, cannot be fetched or cannot be persisted
 /// leaves the active snapshot deciding; a refused one is remembered and not tried again,
-/// while a newer seq still is.
+/// while a newer seq still is. A kill switch (`pin_embedded`) is persisted too: the embedded
+/// bundle decides, across restarts, until a higher seq installs.
 ///
 /// ```swift
 /// let installer = try BundleInstaller.launch(
@@ -36,43 +37,62 @@ public actor BundleInstaller {
     private let acceptance: UpdateAcceptance
     private let store: BundleStore
     private let embedded: [UInt8]
+    private let whenStale: StaleBundlePolicy
     private let logger: Logger
     private var embeddedUpdate: AcceptedUpdate?
     /// The identity accepted last: what a pointer's seq must exceed.
     private var ratchet: UpdateIdentity?
+    /// The channel's announcement the device holds: the update deciding, the kill switch in
+    /// force, or the stale update set aside; `nil` when it holds none (the embedded bundle
+    /// after every persisted update was dropped). A ratchet that names anything else names
+    /// an update a launch dropped, which its own pointer may install again.
+    private var held: UpdateIdentity?
+    private var pinnedBy: UpdateIdentity?
+    private var setAside: UpdateIdentity?
     private var refusedIdentities: Set<UpdateIdentity>
     private var active: UpdateIdentity
     private var origin: PolicyOrigin
     private var expires: Date
     private var lastFailure: UpdateFailure?
 
-    /// Launches: the first of the persisted current update, the last-known-good and the
-    /// embedded bundle that passes acceptance becomes the active snapshot. A persisted
-    /// current update that no longer passes (expired, damaged, refused by a stricter app) is
-    /// dropped from the store; the ratchet and the refused identities stay.
+    /// Launches. A persisted kill switch pins the embedded bundle. Otherwise the first of
+    /// the persisted current update and the last-known-good that passes acceptance — every
+    /// check but the dates (``UpdateAcceptance/reverify(pointer:artifact:)``) — becomes the
+    /// active snapshot, else the embedded bundle. A persisted current update that no longer
+    /// passes (damaged, refused by a stricter app) is dropped from the store; one past its
+    /// expiry is not — it launches stale, or, under ``StaleBundlePolicy/fallBackToEmbedded``,
+    /// stays persisted while the embedded bundle decides. The ratchet and the refused
+    /// identities stay.
     /// - Parameters:
     ///   - acceptance: The checks updates are held to, with the app's keyring, invariants,
     ///     Swift interceptors and decider options.
     ///   - store: Where accepted updates are persisted.
     ///   - embedded: The artifact shipped inside the app: the floor.
+    ///   - whenStale: What decides once the update in force is past its expiry.
     ///   - now: The time of the launch.
     ///   - logger: Where events are logged; label `junction.update` by default.
     /// - Returns: The installer, its ``policy`` deciding.
     /// - Throws: ``UpdateRefusal`` when the embedded artifact itself is refused — a build
     ///   mistake in the app (an artifact signed by a key not in the keyring, a failing
-    ///   invariant) that no update can repair.
+    ///   invariant) that no update can repair — and it is needed.
     public static func launch(
-        acceptance: UpdateAcceptance, store: BundleStore, embedded: [UInt8], at now: Date = Date(),
+        acceptance: UpdateAcceptance, store: BundleStore, embedded: [UInt8],
+        whenStale: StaleBundlePolicy = .keepDeciding, at now: Date = Date(),
         logger: Logger = Logger(label: "junction.update")
     ) throws(UpdateRefusal) -> BundleInstaller {
         let state = store.load()
         var skipped: [UpdateEvent] = []
+        var pin: UpdateIdentity?
+        if let stored = state.pin {
+            do { pin = try acceptance.reverify(pin: stored.pointer).identity } catch {
+                skipped.append(.pinIgnored(error))
+                logger.warning("the persisted kill switch \(stored.identity) is not honoured: \(error)")
+            }
+        }
         var launched: (update: AcceptedUpdate, origin: PolicyOrigin)?
-        if let current = state.current {
+        if pin == nil, let current = state.current {
             do {
-                launched = (
-                    try acceptance.reverify(pointer: current.pointer, artifact: current.artifact, at: now), .persisted
-                )
+                launched = (try acceptance.reverify(pointer: current.pointer, artifact: current.artifact), .persisted)
             } catch {
                 skipped.append(.skipped(.persisted, error))
                 logger.warning("the persisted update \(current.identity) is not launched: \(error)")
@@ -81,10 +101,10 @@ public actor BundleInstaller {
                 }
             }
         }
-        if launched == nil, let lastKnownGood = state.lastKnownGood {
+        if pin == nil, launched == nil, let lastKnownGood = state.lastKnownGood {
             do {
                 launched = (
-                    try acceptance.reverify(pointer: lastKnownGood.pointer, artifact: lastKnownGood.artifact, at: now),
+                    try acceptance.reverify(pointer: lastKnownGood.pointer, artifact: lastKnownGood.artifact),
                     .lastKnownGood
                 )
             } catch {
@@ -92,24 +112,42 @@ public actor BundleInstaller {
                 logger.warning("the last-known-good update \(lastKnownGood.identity) is not launched: \(error)")
             }
         }
+        var setAside: UpdateIdentity?
+        if whenStale == .fallBackToEmbedded, let stale = launched, stale.update.isStale(at: now) {
+            setAside = stale.update.identity
+            launched = nil
+        }
         let chosen: (update: AcceptedUpdate, origin: PolicyOrigin)
         if let launched { chosen = launched } else { chosen = (try acceptance.acceptEmbedded(embedded), .embedded) }
         let installer = BundleInstaller(
-            acceptance: acceptance, store: store, embedded: embedded, launched: chosen.update, origin: chosen.origin,
-            ratchet: state.ratchet, refused: Set(state.failed), logger: logger)
+            acceptance: acceptance, store: store, embedded: embedded, whenStale: whenStale, launched: chosen.update,
+            origin: chosen.origin, ratchet: state.ratchet, refused: Set(state.failed), logger: logger,
+            held: pin ?? setAside ?? (chosen.origin == .embedded ? nil : chosen.update.identity), pinnedBy: pin,
+            setAside: setAside)
         for event in skipped { installer.continuation.yield(event) }
-        installer.continuation.yield(.launched(chosen.update.identity, chosen.origin))
-        logger.info("launched \(chosen.update.identity) from \(chosen.origin)")
+        var launchEvents: [UpdateEvent] = []
+        if let pin { launchEvents.append(.pinnedEmbedded(pin)) }
+        if let setAside { launchEvents.append(.setAsideStale(setAside)) }
+        launchEvents.append(.launched(chosen.update.identity, chosen.origin))
+        for event in launchEvents {
+            Self.log(event, to: logger)
+            installer.continuation.yield(event)
+        }
         return installer
     }
 
     private init(
-        acceptance: UpdateAcceptance, store: BundleStore, embedded: [UInt8], launched: AcceptedUpdate,
-        origin: PolicyOrigin, ratchet: UpdateIdentity?, refused: Set<UpdateIdentity>, logger: Logger
+        acceptance: UpdateAcceptance, store: BundleStore, embedded: [UInt8], whenStale: StaleBundlePolicy,
+        launched: AcceptedUpdate, origin: PolicyOrigin, ratchet: UpdateIdentity?, refused: Set<UpdateIdentity>,
+        logger: Logger, held: UpdateIdentity?, pinnedBy: UpdateIdentity?, setAside: UpdateIdentity?
     ) {
+        self.held = held
+        self.pinnedBy = pinnedBy
+        self.setAside = setAside
         self.acceptance = acceptance
         self.store = store
         self.embedded = embedded
+        self.whenStale = whenStale
         self.logger = logger
         self.ratchet = ratchet
         refusedIdentities = refused
@@ -123,14 +161,21 @@ public actor BundleInstaller {
     }
 
     /// What runs and how it stands at `now`: ``UpdateCondition/failed(_:)`` while the last
-    /// update did not go in, else ``UpdateCondition/stale`` past the active bundle's expiry,
-    /// else ``UpdateCondition/ok``.
+    /// update did not go in, else ``UpdateCondition/stale`` past the active bundle's expiry
+    /// or while a stale update is set aside, else ``UpdateCondition/ok``. Under
+    /// ``StaleBundlePolicy/fallBackToEmbedded``, an update found past its expiry here is set
+    /// aside first: the embedded bundle is activated.
     /// - Parameter now: The time to judge expiry by.
     /// - Returns: The status.
     public func status(at now: Date = Date()) -> UpdateStatus {
+        if whenStale == .fallBackToEmbedded, origin != .embedded, now >= expires { setAsideStale() }
         let condition: UpdateCondition =
-            if let lastFailure { .failed(lastFailure) } else if now >= expires { .stale } else { .ok }
-        return UpdateStatus(active: active, origin: origin, expires: expires, condition: condition)
+            if let lastFailure { .failed(lastFailure) } else if setAside != nil || now >= expires { .stale } else {
+                .ok
+            }
+        return UpdateStatus(
+            active: active, origin: origin, expires: expires, condition: condition, pinnedBy: pinnedBy,
+            setAside: setAside)
     }
 
     /// The updates refused on this device (persisted, and those refused since the launch):
@@ -152,7 +197,9 @@ public actor BundleInstaller {
     ) async -> UpdateEvent {
         let verified: VerifiedPointer
         do {
-            switch try acceptance.checkPointer(pointer, accepted: ratchet, failed: refusedIdentities, at: now) {
+            switch try acceptance.checkPointer(
+                pointer, accepted: ratchet, failed: refusedIdentities, at: now, acceptedIsHeld: ratchet == held)
+            {
             case .unchanged(let same): return report(.unchanged(same.identity))
             case .pinEmbedded(let pin): return pinEmbedded(by: pin)
             case .fetch(let announced): verified = announced
@@ -168,7 +215,8 @@ public actor BundleInstaller {
         do {
             guard
                 case .fetch = try acceptance.checkPointer(
-                    verified.bytes, accepted: ratchet, failed: refusedIdentities, at: now)
+                    verified.bytes, accepted: ratchet, failed: refusedIdentities, at: now,
+                    acceptedIsHeld: ratchet == held)
             else { return report(.unchanged(verified.identity)) }
         } catch {
             return refuse(error)
@@ -184,24 +232,42 @@ public actor BundleInstaller {
             return fail(.notPersisted(accepted.identity, error))
         }
         activate(accepted, origin: .update)
-        ratchet = accepted.identity
+        (ratchet, held, pinnedBy, setAside, lastFailure) = (accepted.identity, accepted.identity, nil, nil, nil)
         return report(.installed(accepted.identity))
     }
 
-    /// The kill switch: the embedded bundle decides again. The pin is not persisted (the store
-    /// keeps updates, not pins): after a restart the persisted update launches until the
-    /// channel's pointer is read again.
+    /// The kill switch: the embedded bundle decides again, and the store records the pin so
+    /// a restart honours it. A pin that cannot be persisted still takes effect now — stopping
+    /// a bad update matters more than remembering why — and is reported `notPersisted`.
     private func pinEmbedded(by pin: VerifiedPointer) -> UpdateEvent {
         let update: AcceptedUpdate
-        if let embeddedUpdate {
-            update = embeddedUpdate
-        } else {
-            do { update = try acceptance.acceptEmbedded(embedded) } catch { return refuse(error) }
-            embeddedUpdate = update
-        }
+        do { update = try embeddedBundle() } catch { return refuse(error) }
+        var notPersisted: StoreError?
+        do { try store.pin(StoredPin(identity: pin.identity, pointer: pin.bytes)) } catch { notPersisted = error }
         activate(update, origin: .embedded)
-        ratchet = pin.identity
+        (ratchet, held, pinnedBy, setAside, lastFailure) = (pin.identity, pin.identity, pin.identity, nil, nil)
+        if let notPersisted { return fail(.notPersisted(pin.identity, notPersisted)) }
         return report(.pinnedEmbedded(pin.identity))
+    }
+
+    /// Under ``StaleBundlePolicy/fallBackToEmbedded``: the embedded bundle decides in place of
+    /// the stale update, which stays persisted and held.
+    private func setAsideStale() {
+        let stale = active
+        do { activate(try embeddedBundle(), origin: .embedded) } catch {
+            _ = fail(.refused(error))
+            return
+        }
+        setAside = stale
+        report(.setAsideStale(stale))
+    }
+
+    /// The embedded bundle, accepted once.
+    private func embeddedBundle() throws(UpdateRefusal) -> AcceptedUpdate {
+        if let embeddedUpdate { return embeddedUpdate }
+        let update = try acceptance.acceptEmbedded(embedded)
+        embeddedUpdate = update
+        return update
     }
 
     private func activate(_ update: AcceptedUpdate, origin: PolicyOrigin) {
@@ -209,7 +275,6 @@ public actor BundleInstaller {
         active = update.identity
         self.origin = origin
         expires = update.expires
-        lastFailure = nil
     }
 
     /// Remembers a refused update when the refusal is about the update itself, then fails.
@@ -235,12 +300,19 @@ public actor BundleInstaller {
         return report(.failed(failure))
     }
 
+    @discardableResult
     private func report(_ event: UpdateEvent) -> UpdateEvent {
-        switch event {
-        case .installed, .pinnedEmbedded, .launched: logger.info("\(event)")
-        default: break
-        }
+        Self.log(event, to: logger)
         continuation.yield(event)
         return event
+    }
+
+    /// What changes the policy is logged here; what was skipped or failed, where it happens.
+    private static func log(_ event: UpdateEvent, to logger: Logger) {
+        switch event {
+        case .installed, .pinnedEmbedded, .launched: logger.info("\(event)")
+        case .setAsideStale: logger.warning("\(event)")
+        default: break
+        }
     }
 }

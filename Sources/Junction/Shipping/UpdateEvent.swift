@@ -9,8 +9,17 @@ public enum UpdateEvent: Sendable, Hashable, CustomStringConvertible {
     case installed(UpdateIdentity)
     /// The pointer announces the update accepted last: nothing to do.
     case unchanged(UpdateIdentity)
-    /// The kill switch: the pointer pins the bundle embedded in the app, now active.
+    /// The kill switch: the pointer pins the bundle embedded in the app, now active — sent
+    /// when it arrives and at each launch while it is persisted.
     case pinnedEmbedded(UpdateIdentity)
+    /// The persisted kill switch was refused at launch (its key left the keyring, or it is of
+    /// another channel): the app launched as if unpinned. The ratchet stays at its seq, so
+    /// reading the same pointer from the channel pins again.
+    case pinIgnored(UpdateRefusal)
+    /// The update is past its expiry and the app's ``StaleBundlePolicy`` is
+    /// ``StaleBundlePolicy/fallBackToEmbedded``: the embedded bundle decides; the update
+    /// stays persisted.
+    case setAsideStale(UpdateIdentity)
     /// The update did not become active; the active bundle stayed.
     case failed(UpdateFailure)
 
@@ -22,6 +31,8 @@ public enum UpdateEvent: Sendable, Hashable, CustomStringConvertible {
         case .installed(let identity): "installed \(identity)"
         case .unchanged(let identity): "unchanged \(identity)"
         case .pinnedEmbedded(let identity): "pinned the embedded bundle by \(identity)"
+        case .pinIgnored(let refusal): "ignored the persisted kill switch: \(refusal)"
+        case .setAsideStale(let identity): "set aside the stale update \(identity): the embedded bundle decides"
         case .failed(let failure): "failed \(failure)"
         }
     }

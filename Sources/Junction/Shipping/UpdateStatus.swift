@@ -1,7 +1,7 @@
 public import Foundation
 
 /// What the device runs and how that stands: the active update, where it came from, when it
-/// expires, and whether it is ``UpdateCondition/ok``, ``UpdateCondition/stale`` or the last
+/// expires, the kill switch or stale update it stands in for, and whether it is ``UpdateCondition/ok``, ``UpdateCondition/stale`` or the last
 /// update ``UpdateCondition/failed(_:)``.
 public struct UpdateStatus: Sendable, Hashable, CustomStringConvertible {
     /// The active update: the pointer's seq and the artifact's SHA-256; seq 0 for the
@@ -13,6 +13,11 @@ public struct UpdateStatus: Sendable, Hashable, CustomStringConvertible {
     public let expires: Date
     /// How it stands.
     public let condition: UpdateCondition
+    /// The kill switch in force: the embedded bundle decides until a higher seq lifts it.
+    public let pinnedBy: UpdateIdentity?
+    /// The stale update the embedded bundle decides in place of, under
+    /// ``StaleBundlePolicy/fallBackToEmbedded``.
+    public let setAside: UpdateIdentity?
 
     /// A status.
     /// - Parameters:
@@ -20,13 +25,25 @@ public struct UpdateStatus: Sendable, Hashable, CustomStringConvertible {
     ///   - origin: Where it came from.
     ///   - expires: When it stops being fresh.
     ///   - condition: How it stands.
-    public init(active: UpdateIdentity, origin: PolicyOrigin, expires: Date, condition: UpdateCondition) {
+    ///   - pinnedBy: The kill switch in force.
+    ///   - setAside: The stale update the embedded bundle stands in for.
+    public init(
+        active: UpdateIdentity, origin: PolicyOrigin, expires: Date, condition: UpdateCondition,
+        pinnedBy: UpdateIdentity? = nil, setAside: UpdateIdentity? = nil
+    ) {
         self.active = active
         self.origin = origin
         self.expires = expires
         self.condition = condition
+        self.pinnedBy = pinnedBy
+        self.setAside = setAside
     }
 
-    /// `seq 7 (sha256 3f2a…c1d0) from update: ok`.
-    public var description: String { "\(active) from \(origin): \(condition)" }
+    /// `seq 7 (sha256 3f2a…c1d0) from update: ok`, `seq 0 (…) from embedded, pinned by
+    /// seq 8 (…): ok`, `seq 0 (…) from embedded, in place of the stale seq 7 (…): stale`.
+    public var description: String {
+        let pin = pinnedBy.map { ", pinned by \($0)" } ?? ""
+        let stale = setAside.map { ", in place of the stale \($0)" } ?? ""
+        return "\(active) from \(origin)\(pin)\(stale): \(condition)"
+    }
 }

@@ -73,7 +73,9 @@ import Testing
         #expect(Fixture.decidesUnderSeq5(restarted.policy))
     }
 
-    @Test func expiredPersistedUpdatesFallBackToTheEmbeddedBundleAndTheCurrentIsDropped() async throws {
+    /// Regression: an expired persisted update was refused `pointerExpired` at launch and
+    /// dropped, though the device had verified it and nothing made it untrustworthy offline.
+    @Test func anExpiredPersistedUpdateLaunchesStaleAndIsKept() async throws {
         let directory = Fixture.directory()
         defer { Fixture.remove(directory) }
         let installer = try Fixture.launch(directory)
@@ -82,23 +84,76 @@ import Testing
         await installer.install(
             pointer: Fixture.pointer6, at: Fixture.now, fetch: Fixture.Server(Fixture.artifact6).fetch)
 
-        // Both pointers expire a week after `now`.
-        let later = Fixture.now.addingTimeInterval(8 * 86_400)
+        // Both pointers expire a week after `now`, the artifacts a month after: past both.
+        let later = Fixture.now.addingTimeInterval(60 * 86_400)
         let log = CapturedLog()
         let restarted = try Fixture.launch(directory, at: later, log: log)
-        #expect(restarted.policy.current.origin == .embedded)
-        #expect(!Fixture.decidesUnderSeq5(restarted.policy))
-        let events = await Self.events(restarted, count: 3)
-        #expect(events.count == 3)
-        #expect(
-            events.first?.hasPrefix("skipped the persisted update: pointerExpired: the pointer expired at ") == true)
-        #expect(events.dropFirst().first?.hasPrefix("skipped the last-known-good update: pointerExpired: ") == true)
-        #expect(events.last == "launched \(Fixture.embeddedIdentity) from embedded")
-        #expect(log.entries.filter { $0.level == .warning }.count == 2)
+        #expect(restarted.policy.current.origin == .persisted)
+        #expect(restarted.policy.current.identity == Fixture.identity6)
+        #expect(await restarted.status(at: later).description == "\(Fixture.identity6) from persisted: stale")
+        #expect(await Self.events(restarted, count: 1) == ["launched \(Fixture.identity6) from persisted"])
+        #expect(log.entries.filter { $0.level >= .warning }.isEmpty)
         let state = BundleStore(directory: directory).load()
-        #expect(state.current == nil)
+        #expect(state.current?.identity == Fixture.identity6)
         #expect(state.lastKnownGood?.identity == Fixture.identity5)
-        #expect(state.ratchet == Fixture.identity6, "the ratchet stays: seq 6 and below are never accepted again")
+        #expect(state.ratchet == Fixture.identity6)
+    }
+
+    /// Regression: after a launch dropped a damaged current update, the ratchet still named
+    /// it, so its own pointer read `unchanged` and the device never downloaded it again.
+    @Test func thePointerOfAnUpdateDroppedAtLaunchInstallsItAgain() async throws {
+        let directory = Fixture.directory()
+        defer { Fixture.remove(directory) }
+        let installer = try Fixture.launch(directory)
+        await installer.install(
+            pointer: Fixture.pointer5, at: Fixture.now, fetch: Fixture.Server(Fixture.artifact5).fetch)
+        await installer.install(
+            pointer: Fixture.pointer6, at: Fixture.now, fetch: Fixture.Server(Fixture.artifact6).fetch)
+        let path = directory + "/objects/\(Fixture.identity6.artifactSHA256).jbundle"
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[bytes.count / 2] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        let restarted = try Fixture.launch(directory)
+        #expect(restarted.policy.current.origin == .lastKnownGood)
+        // Still refused: a lower seq, and the dropped seq naming another artifact.
+        let never = Fixture.Server(Fixture.artifact5)
+        guard
+            case .failed(.refused(let stale)) = await restarted.install(
+                pointer: Fixture.pointer5, at: Fixture.now, fetch: never.fetch)
+        else {
+            Issue.record("seq 5 was not refused")
+            return
+        }
+        #expect(stale.code == .staleSeq)
+        let other = ShippingFixture.pointer(for: Fixture.artifact5, seq: 6)
+        guard
+            case .failed(.refused(let conflicting)) = await restarted.install(
+                pointer: other, at: Fixture.now, fetch: never.fetch)
+        else {
+            Issue.record("seq 6 with another artifact was not refused")
+            return
+        }
+        #expect(conflicting.code == .conflictingSeq)
+        #expect(never.count == 0)
+
+        // The same pointer again: downloaded, accepted, persisted over the damaged file.
+        let server = Fixture.Server(Fixture.artifact6)
+        let event = await restarted.install(pointer: Fixture.pointer6, at: Fixture.now, fetch: server.fetch)
+        #expect(event == .installed(Fixture.identity6))
+        #expect(server.count == 1)
+        #expect(restarted.policy.current.identity == Fixture.identity6)
+        #expect(!Fixture.decidesUnderSeq5(restarted.policy))
+        // Now held: the same pointer is unchanged again.
+        #expect(
+            await restarted.install(pointer: Fixture.pointer6, at: Fixture.now, fetch: server.fetch)
+                == .unchanged(Fixture.identity6))
+        #expect(server.count == 1)
+        let state = BundleStore(directory: directory).load()
+        #expect(state.problems.isEmpty, "\(state.problems)")
+        #expect(state.current?.identity == Fixture.identity6)
+        #expect(state.lastKnownGood?.identity == Fixture.identity5)
+        #expect(try Fixture.launch(directory).policy.current.origin == .persisted)
     }
 
     @Test func aRefusedUpdateLeavesThePreviousSnapshotDecidingAndIsNotRetried() async throws {

@@ -26,12 +26,13 @@ enum InstallerFixture {
     static func remove(_ directory: String) { try? FileManager.default.removeItem(atPath: directory) }
 
     /// An installer launched on the store in `directory`.
-    static func launch(_ directory: String, at time: Date = now, log: CapturedLog = CapturedLog()) throws
-        -> BundleInstaller
-    {
+    static func launch(
+        _ directory: String, at time: Date = now, whenStale: StaleBundlePolicy = .keepDeciding,
+        acceptance: UpdateAcceptance = acceptance, log: CapturedLog = CapturedLog()
+    ) throws -> BundleInstaller {
         try BundleInstaller.launch(
-            acceptance: acceptance, store: BundleStore(directory: directory), embedded: embedded, at: time,
-            logger: log.logger)
+            acceptance: acceptance, store: BundleStore(directory: directory), embedded: embedded,
+            whenStale: whenStale, at: time, logger: log.logger)
     }
 
     /// Whether the policy decides under the previous bundle (seq 5): only it routes `myapp://legacy`.

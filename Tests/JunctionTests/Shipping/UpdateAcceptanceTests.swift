@@ -92,23 +92,74 @@ import Testing
         }
     }
 
-    @Test func reverifiesPersistedBytesWithoutTheRatchet() throws {
+    @Test func reverifiesPersistedBytesWithoutTheRatchetOrTheDates() throws {
         let update = try Self.acceptance.reverify(
-            pointer: DeviceFaultCases.previousPointer, artifact: DeviceFaultCases.previousArtifact, at: Self.now)
+            pointer: DeviceFaultCases.previousPointer, artifact: DeviceFaultCases.previousArtifact)
         #expect(update.identity == DeviceFaultCases.accepted)
         #expect(update.bundle.routes.route(named: "legacy") != nil)
-        let later = Self.now.addingTimeInterval(8 * 86_400)
+        #expect(!update.isStale(at: Self.now))
+        // Both the pointer (a week) and the artifact (a month) expired: still verified, stale.
+        let later = Self.now.addingTimeInterval(60 * 86_400)
         #expect(throws: UpdateRefusal.self) {
-            try Self.acceptance.reverify(
-                pointer: DeviceFaultCases.previousPointer, artifact: DeviceFaultCases.previousArtifact, at: later)
+            try Self.acceptance.checkPointer(DeviceFaultCases.previousPointer, accepted: nil, failed: [], at: later)
         }
+        #expect(update.isStale(at: later))
         do {
             _ = try Self.acceptance.reverify(
-                pointer: DeviceFaultCases.validPointer, artifact: DeviceFaultCases.previousArtifact, at: Self.now)
+                pointer: DeviceFaultCases.validPointer, artifact: DeviceFaultCases.previousArtifact)
             Issue.record("a persisted artifact that is not the pointer's was accepted")
         } catch {
             #expect(error.code == .artifactLengthMismatch || error.code == .artifactHashMismatch)
         }
+    }
+
+    /// Skipping the dates skips nothing else: an expired artifact with a bad signature, an
+    /// unknown key or a pointer of a stranger's key is refused at launch as on arrival.
+    @Test func reverifyingAnExpiredUpdateStillChecksItsSignatures() throws {
+        let created = Self.now.addingTimeInterval(-60 * 86_400)
+        let expires = Self.now.addingTimeInterval(-86_400)
+        let expired = ShippingFixture.artifact(created: created, expires: expires)
+        var flipped = expired
+        flipped[flipped.count - 1] ^= 0x01
+        let forged = ShippingFixture.artifact(created: created, expires: expires, key: ShippingFixture.otherKey)
+        let cases: [(pointer: [UInt8], artifact: [UInt8], code: UpdateRefusal.Code)] = [
+            (
+                ShippingFixture.pointer(for: flipped, seq: 5, created: created, expires: expires), flipped,
+                .artifactRefused(.badSignature)
+            ),
+            (
+                ShippingFixture.pointer(for: forged, seq: 5, created: created, expires: expires), forged,
+                .artifactRefused(.unknownKey)
+            ),
+            (
+                ShippingFixture.pointer(
+                    for: expired, seq: 5, created: created, expires: expires, key: ShippingFixture.otherKey), expired,
+                .pointerUnknownKey
+            ),
+        ]
+        for (pointer, artifact, code) in cases {
+            #expect(throws: UpdateRefusal.self) { try Self.acceptance.reverify(pointer: pointer, artifact: artifact) }
+            do { _ = try Self.acceptance.reverify(pointer: pointer, artifact: artifact) } catch {
+                #expect(error.code == code)
+            }
+        }
+        let good = try Self.acceptance.reverify(
+            pointer: ShippingFixture.pointer(for: expired, seq: 5, created: created, expires: expires),
+            artifact: expired)
+        #expect(good.isStale(at: Self.now))
+    }
+
+    @Test func reverifiesAPersistedKillSwitchAndRefusesAnOrdinaryPointerAsOne() throws {
+        let pin = ShippingFixture.pointer(for: DeviceFaultCases.validArtifact, seq: 7, pinEmbedded: true)
+        let verified = try Self.acceptance.reverify(pin: pin)
+        #expect(verified.identity == UpdateIdentity(seq: 7, artifact: DeviceFaultCases.validArtifact))
+        #expect(
+            throws: UpdateRefusal(
+                .pointerMalformed,
+                "the persisted kill switch \(DeviceFaultCases.accepted) does not pin the embedded bundle: it is not the "
+                    + "pointer that was recorded; the embedded bundle is not pinned",
+                identity: DeviceFaultCases.accepted)
+        ) { try Self.acceptance.reverify(pin: DeviceFaultCases.previousPointer) }
     }
 
     @Test func acceptsTheEmbeddedArtifactPastItsExpiryAsStale() throws {

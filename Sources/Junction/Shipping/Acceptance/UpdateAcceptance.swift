@@ -9,7 +9,7 @@ import JunctionLua
 ///
 /// Two steps, because an artifact is fetched only after its pointer passes:
 ///
-/// 1. ``checkPointer(_:accepted:failed:at:)``: the pointer's size and signature (its
+/// 1. ``checkPointer(_:accepted:failed:at:acceptedIsHeld:)``: the pointer's size and signature (its
 ///    format, its key in the keyring); its channel the device's; its seq strictly greater than the update last
 ///    accepted (the same seq and artifact is ``PointerCheck/unchanged(_:)``, the same seq
 ///    and another artifact is refused); not an update refused before; not expired and not
@@ -41,16 +41,22 @@ public struct UpdateAcceptance: Sendable {
     /// last and those it refused.
     /// - Parameters:
     ///   - bytes: The pointer file, as downloaded.
-    ///   - accepted: The update active now, if it came from this channel; `nil` before any.
+    ///   - accepted: The update accepted last from this channel (the ratchet); `nil` before any.
     ///   - failed: The updates refused before.
     ///   - now: The time the update started.
-    /// - Returns: ``PointerCheck/unchanged(_:)`` for the update already active,
+    ///   - acceptedIsHeld: Whether the device still holds the update `accepted` names —
+    ///     deciding with it, pinned by it, or setting it aside as stale. `false` after a
+    ///     launch dropped it as damaged and fell back: the same pointer again is then
+    ///     ``PointerCheck/fetch(_:)`` (or ``PointerCheck/pinEmbedded(_:)``), so the device
+    ///     repairs itself, while another artifact under that seq is still refused.
+    /// - Returns: ``PointerCheck/unchanged(_:)`` for the update already held,
     ///   ``PointerCheck/pinEmbedded(_:)`` for the kill switch, else ``PointerCheck/fetch(_:)``.
     /// - Throws: ``UpdateRefusal``: a pointer code, `wrongChannel`, `staleSeq`, `conflictingSeq`,
     ///   `previouslyFailed`, `pointerExpired`, `pointerFromFuture`, or
     ///   `artifactRefused(oversize)` for an artifact longer than the cap.
     public func checkPointer(
-        _ bytes: [UInt8], accepted: UpdateIdentity?, failed: Set<UpdateIdentity>, at now: Date
+        _ bytes: [UInt8], accepted: UpdateIdentity?, failed: Set<UpdateIdentity>, at now: Date,
+        acceptedIsHeld: Bool = true
     ) throws(UpdateRefusal) -> PointerCheck {
         let verified = try verify(pointer: bytes)
         let (pointer, identity) = (verified.pointer, verified.identity)
@@ -70,13 +76,17 @@ public struct UpdateAcceptance: Sendable {
                     identity: identity)
             }
             if pointer.seq == accepted.seq {
-                guard pointer.artifactSHA256 != accepted.artifactSHA256 else { return .unchanged(verified) }
-                throw UpdateRefusal(
-                    .conflictingSeq,
-                    "the pointer's seq \(pointer.seq) is the seq of the update last accepted, but it names artifact "
-                        + "\(pointer.artifactSHA256) instead of \(accepted.artifactSHA256): one seq names one "
-                        + "artifact; publish the new artifact under a higher seq",
-                    identity: identity)
+                if pointer.artifactSHA256 == accepted.artifactSHA256 {
+                    // Not held: the same announcement again is the way back to it, judged like a new one.
+                    if acceptedIsHeld { return .unchanged(verified) }
+                } else {
+                    throw UpdateRefusal(
+                        .conflictingSeq,
+                        "the pointer's seq \(pointer.seq) is the seq of the update last accepted, but it names artifact "
+                            + "\(pointer.artifactSHA256) instead of \(accepted.artifactSHA256): one seq names one "
+                            + "artifact; publish the new artifact under a higher seq",
+                        identity: identity)
+                }
             }
         }
         if failed.contains(identity) {
@@ -87,6 +97,7 @@ public struct UpdateAcceptance: Sendable {
                 identity: identity)
         }
         try checkFreshness(of: verified, at: now)
+        try checkAnnouncedLength(of: verified)
         return pointer.pinEmbedded ? .pinEmbedded(verified) : .fetch(verified)
     }
 
@@ -109,7 +120,7 @@ public struct UpdateAcceptance: Sendable {
         }
     }
 
-    /// `expires`, `created` and the announced length, against `now` and the caps.
+    /// `expires` and `created`, against `now`.
     private func checkFreshness(of verified: VerifiedPointer, at now: Date) throws(UpdateRefusal) {
         let (pointer, identity) = (verified.pointer, verified.identity)
         if now >= pointer.expires {
@@ -128,6 +139,11 @@ public struct UpdateAcceptance: Sendable {
                     + "the publisher's",
                 identity: identity)
         }
+    }
+
+    /// The announced length against the cap, before anything is fetched or read.
+    private func checkAnnouncedLength(of verified: VerifiedPointer) throws(UpdateRefusal) {
+        let (pointer, identity) = (verified.pointer, verified.identity)
         if pointer.artifactLength > policy.artifactLimits.totalSize {
             throw UpdateRefusal(
                 .artifactRefused(.oversize),
@@ -142,13 +158,19 @@ public struct UpdateAcceptance: Sendable {
     /// Accepts the artifact a pointer announced, or refuses it.
     /// - Parameters:
     ///   - bytes: The artifact, as downloaded.
-    ///   - verified: The pointer that announced it, from ``checkPointer(_:accepted:failed:at:)``.
+    ///   - verified: The pointer that announced it, from ``checkPointer(_:accepted:failed:at:acceptedIsHeld:)``.
     ///   - now: The time the update started (the same as the pointer's check).
     /// - Returns: The accepted update, ready to swap in and persist.
     /// - Throws: ``UpdateRefusal`` about the update (``UpdateRefusal/identity``):
     ///   `artifactLengthMismatch`, `artifactHashMismatch`, `artifactRefused`,
     ///   `artifactExpired`, `hostTooOld`, `bundleInvalid`, `selfTestFailed`, `invariantFailed`.
     public func acceptArtifact(_ bytes: [UInt8], for verified: VerifiedPointer, at now: Date)
+        throws(UpdateRefusal) -> AcceptedUpdate
+    {
+        try acceptArtifact(bytes, for: verified, dates: .at(now))
+    }
+
+    private func acceptArtifact(_ bytes: [UInt8], for verified: VerifiedPointer, dates: ArtifactDateCheck)
         throws(UpdateRefusal) -> AcceptedUpdate
     {
         let (pointer, identity) = (verified.pointer, verified.identity)
@@ -176,63 +198,86 @@ public struct UpdateAcceptance: Sendable {
                 identity: identity)
         }
         do {
-            let artifact = try verify(artifact: bytes, at: now)
+            let artifact = try verify(artifact: bytes, dates: dates)
             return try accept(artifact, pointer: verified, identity: identity)
         } catch {
             throw error.about(identity)
         }
     }
 
-    /// Verifies again, at launch, an update persisted earlier: the same checks as
-    /// ``checkPointer(_:accepted:failed:at:)`` and ``acceptArtifact(_:for:at:)`` but the
-    /// ratchet, which the update would be compared with itself. A persisted kill switch
-    /// (`pin_embedded`) names no artifact to activate: the caller keeps it apart. An update that expired
-    /// since it was persisted is refused like any expired one; the caller falls back to the
-    /// last-known-good, then to the embedded bundle.
+    /// Verifies again, at launch, an update persisted earlier: everything
+    /// ``checkPointer(_:accepted:failed:at:acceptedIsHeld:)`` and ``acceptArtifact(_:for:at:)``
+    /// check — signatures, channel, length and hash, structure, member hashes, host version,
+    /// the bundle compiled, its tests, the app's invariants — but the ratchet, which the
+    /// update would be compared with itself, and the dates. Expiry limits which new updates a
+    /// device accepts; an update it verified and kept does not become untrustworthy offline.
+    /// Past its expiry it is stale (``AcceptedUpdate/isStale(at:)``), and the installer's
+    /// ``StaleBundlePolicy`` says what runs. A persisted kill switch names no artifact to
+    /// activate: see ``reverify(pin:)``.
     /// - Parameters:
     ///   - pointer: The persisted pointer's bytes.
     ///   - artifact: The persisted artifact's bytes.
-    ///   - now: The time of the launch.
     /// - Returns: The update, ready to activate.
-    /// - Throws: ``UpdateRefusal``, as the two steps do.
-    public func reverify(pointer: [UInt8], artifact: [UInt8], at now: Date) throws(UpdateRefusal) -> AcceptedUpdate {
-        let verified = try verify(pointer: pointer)
+    /// - Throws: ``UpdateRefusal``, as the two steps do, but never `pointerExpired`,
+    ///   `pointerFromFuture` or `artifactExpired`.
+    public func reverify(pointer: [UInt8], artifact: [UInt8]) throws(UpdateRefusal) -> AcceptedUpdate {
+        let verified = try reverifiedPointer(pointer)
+        try checkAnnouncedLength(of: verified)
+        return try acceptArtifact(artifact, for: verified, dates: .skipped)
+    }
+
+    /// Verifies again, at launch, a kill switch persisted earlier: its signature and
+    /// channel, and that it is one (`pin_embedded`); not its dates, as ``reverify(pointer:artifact:)``.
+    /// - Parameter pin: The persisted pointer's bytes.
+    /// - Returns: The pointer, verified.
+    /// - Throws: ``UpdateRefusal``: a pointer code, `wrongChannel`, or `pointerMalformed`
+    ///   for a pointer that does not pin the embedded bundle.
+    public func reverify(pin: [UInt8]) throws(UpdateRefusal) -> VerifiedPointer {
+        let verified = try reverifiedPointer(pin)
+        guard verified.pointer.pinEmbedded else {
+            throw UpdateRefusal(
+                .pointerMalformed,
+                "the persisted kill switch \(verified.identity) does not pin the embedded bundle: it is not the "
+                    + "pointer that was recorded; the embedded bundle is not pinned",
+                identity: verified.identity)
+        }
+        return verified
+    }
+
+    /// A persisted pointer's signature and channel.
+    private func reverifiedPointer(_ bytes: [UInt8]) throws(UpdateRefusal) -> VerifiedPointer {
+        let verified = try verify(pointer: bytes)
         if let channel = policy.channel, verified.pointer.channel != channel {
             throw UpdateRefusal(
                 .wrongChannel,
                 "the persisted pointer is of channel \"\(verified.pointer.channel)\"; this device follows "
                     + "\"\(channel)\"")
         }
-        try checkFreshness(of: verified, at: now)
-        return try acceptArtifact(artifact, for: verified, at: now)
+        return verified
     }
 
     /// Accepts the artifact embedded in the app: its signature, structure, member hashes,
     /// host version, bundle, tests and invariants are checked as an update's are.
     ///
-    /// Its dates are not: it ships inside the app, as trusted as the app's own code, and it
-    /// is the floor the device falls back to when every update is refused — an expired one
-    /// still decides, where refusing it would leave the app no routing at all. The result
-    /// reports it through ``AcceptedUpdate/isStale(at:)``, so status says `stale`.
+    /// Its dates are not (``ArtifactDateCheck/skipped``): it ships inside the app, as trusted
+    /// as the app's own code, and it is the floor the device falls back to when every update
+    /// is refused — an expired one still decides, where refusing it would leave the app no
+    /// routing at all. The result reports it through ``AcceptedUpdate/isStale(at:)``, so
+    /// status says `stale`.
     /// - Parameter bytes: The embedded artifact.
     /// - Returns: The bundle as an update of seq 0, which any published pointer supersedes.
     /// - Throws: ``UpdateRefusal``: `artifactRefused`, `hostTooOld`, `bundleInvalid`,
     ///   `selfTestFailed`, `invariantFailed`.
     public func acceptEmbedded(_ bytes: [UInt8]) throws(UpdateRefusal) -> AcceptedUpdate {
-        let header: ArtifactHeader
-        do { header = try Artifact.inspect(bytes, limits: policy.artifactLimits).header } catch {
-            throw Self.refusal(error)
-        }
-        // Verified at its own `created`, a time within its validity: the dates pass, nothing else changes.
-        let artifact = try verify(artifact: bytes, at: header.created)
+        let artifact = try verify(artifact: bytes, dates: .skipped)
         return try accept(artifact, pointer: nil, identity: UpdateIdentity(seq: 0, artifactSHA256: Self.sha256(bytes)))
     }
 
-    /// The artifact's own checks, at `now`.
-    private func verify(artifact bytes: [UInt8], at now: Date) throws(UpdateRefusal) -> Artifact {
+    /// The artifact's own checks, its dates as `dates` says.
+    private func verify(artifact bytes: [UInt8], dates: ArtifactDateCheck) throws(UpdateRefusal) -> Artifact {
         var limits = policy.artifactLimits
         limits.clockSkew = policy.clockSkew
-        do { return try Artifact(verifying: bytes, keyring: policy.keyring, at: now, limits: limits) } catch {
+        do { return try Artifact(verifying: bytes, keyring: policy.keyring, dates: dates, limits: limits) } catch {
             throw Self.refusal(error)
         }
     }

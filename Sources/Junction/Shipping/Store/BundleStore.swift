@@ -11,7 +11,7 @@ import Synchronization
 /// | --- | --- |
 /// | `objects/<sha256>.jbundle` | an artifact's exact bytes, named by their SHA-256 |
 /// | `pointers/<sha256>.json` | a channel pointer's exact bytes, named by their SHA-256 |
-/// | `state.json` | the state: current, last-known-good (seq, artifact and pointer hashes), ratchet, refused identities |
+/// | `state.json` | the state: current, last-known-good (seq, artifact and pointer hashes), the kill switch in force (seq, artifact and pointer hashes), ratchet, refused identities |
 /// | `state.previous.json` | the state before the last change, kept for when `state.json` is damaged |
 ///
 /// Every change writes the files it adds first (temporary name, `fsync`, `rename`, `fsync` of
@@ -28,8 +28,9 @@ import Synchronization
 /// most one update behind), and without that to an empty state — nothing current, no
 /// last-known-good — so the app launches its embedded bundle.
 ///
-/// Launch contract (what the installer does with ``load()``): re-verify `current` in full
-/// (pointer and artifact signatures, the bundle's tests); when it is `nil` or refused, call
+/// Launch contract (what the installer does with ``load()``): with a `pin`, run the bundle
+/// embedded in the app; else re-verify `current` in full but its dates (pointer and
+/// artifact signatures, the bundle's tests); when it is `nil` or refused, call
 /// ``dropCurrent()`` and try `lastKnownGood` the same way; when that fails too, run the
 /// bundle embedded in the app. The ratchet stays where it was in every case.
 ///
@@ -82,6 +83,14 @@ public final class BundleStore: Sendable {
             state.lastKnownGood = record.lastKnownGood.flatMap {
                 try? loadUpdate($0, role: "last-known-good", strict: false, problems: &problems)
             }
+            state.pin = record.pin.flatMap { entry in
+                (try? file(
+                    pointerPath(entry.pointerSHA256), hash: entry.pointerSHA256,
+                    maximumBytes: limits.maximumPointerBytes, role: "kill switch", identity: entry.identity,
+                    strict: false, problems: &problems)).flatMap { $0 }.map {
+                        StoredPin(identity: entry.identity, pointer: $0)
+                    }
+            }
             state.problems = problems
             return state
         }
@@ -89,7 +98,7 @@ public final class BundleStore: Sendable {
 
     /// Makes `update` current. The update that was current becomes the last-known-good
     /// (when its files still hash right; otherwise the last-known-good stays); the ratchet
-    /// moves to `update`'s identity.
+    /// moves to `update`'s identity; a kill switch in force is lifted.
     /// - Parameter update: The verified pointer and artifact, byte for byte.
     /// - Throws: `StoreError` `.mismatch` when the artifact does not hash to the identity,
     ///   `.oversize` beyond ``BundleStoreLimits``, `.rollback` below the ratchet, or what a
@@ -103,12 +112,7 @@ public final class BundleStore: Sendable {
                 "commit \(identity): the artifact has \(update.artifact.count) bytes, more than the \(limits.maximumArtifactBytes) the store keeps"
             )
         }
-        guard update.pointer.count <= limits.maximumPointerBytes else {
-            throw StoreError(
-                .oversize, path: pointersDirectory,
-                "commit \(identity): the pointer has \(update.pointer.count) bytes, more than the \(limits.maximumPointerBytes) the store keeps"
-            )
-        }
+        try checkPointerSize(update.pointer, of: identity, operation: "commit")
         let artifactHash = StoreDigest.sha256(update.artifact)
         guard artifactHash == identity.artifactSHA256 else {
             throw StoreError(
@@ -120,14 +124,7 @@ public final class BundleStore: Sendable {
         try lock.withLock { _ throws(StoreError) in
             var problems: [StoreError] = []
             let (old, source) = try readRecord(strict: true, problems: &problems)
-            if let ratchet = old.ratchet,
-                identity.seq < ratchet.seq || (identity.seq == ratchet.seq && identity != ratchet)
-            {
-                throw StoreError(
-                    .rollback, path: statePath,
-                    "commit \(identity): the ratchet is at \(ratchet), the update accepted last; to roll back, publish the older artifact again under a higher seq"
-                )
-            }
+            try checkRatchet(old, against: identity, operation: "commit")
             var new = old
             if let current = old.current, current.identity != identity,
                 try loadUpdate(current, role: "current", strict: true, problems: &problems) != nil
@@ -135,6 +132,7 @@ public final class BundleStore: Sendable {
                 new.lastKnownGood = current
             }
             new.current = entry
+            new.pin = nil
             new.ratchet = identity
             try prepareDirectories()
             try place(update.artifact, at: objectPath(identity.artifactSHA256))
@@ -145,6 +143,35 @@ public final class BundleStore: Sendable {
             logger.info(
                 "committed \(identity)",
                 metadata: ["lastKnownGood": "\(new.lastKnownGood.map { "\($0.identity)" } ?? "none")"])
+            collectGarbage(keeping: source == .none ? [new] : [new, old])
+        }
+    }
+
+    /// Records the kill switch: the app launches its embedded bundle until a commit of a
+    /// higher seq lifts it. The ratchet moves to the pin's identity; the current and
+    /// last-known-good updates are kept (their files too), so the update a later pointer
+    /// names may be one the store already holds.
+    /// - Parameter pin: The verified `pin_embedded` pointer, byte for byte.
+    /// - Throws: `StoreError` `.oversize` beyond ``BundleStoreLimits``, `.rollback` below the
+    ///   ratchet, or what a file operation threw — in which case the store still loads the
+    ///   state from before.
+    public func pin(_ pin: StoredPin) throws(StoreError) {
+        let identity = pin.identity
+        try checkStorable(identity, operation: "pin")
+        try checkPointerSize(pin.pointer, of: identity, operation: "pin")
+        let entry = StoreRecord.Entry(identity: identity, pointerSHA256: StoreDigest.sha256(pin.pointer))
+        try lock.withLock { _ throws(StoreError) in
+            var problems: [StoreError] = []
+            let (old, source) = try readRecord(strict: true, problems: &problems)
+            try checkRatchet(old, against: identity, operation: "pin")
+            var new = old
+            new.pin = entry
+            new.ratchet = identity
+            try prepareDirectories()
+            try place(pin.pointer, at: pointerPath(entry.pointerSHA256))
+            try fileSystem.synchronizeDirectory(pointersDirectory)
+            try write(new, replacing: source)
+            logger.notice("pinned the embedded bundle by \(identity)")
             collectGarbage(keeping: source == .none ? [new] : [new, old])
         }
     }
@@ -228,39 +255,47 @@ public final class BundleStore: Sendable {
         _ entry: StoreRecord.Entry, role: String, strict: Bool, problems: inout [StoreError]
     ) throws(StoreError) -> StoredUpdate? {
         let identity = entry.identity
-        func file(_ path: String, hash: String, maximumBytes: Int) throws(StoreError) -> [UInt8]? {
-            do throws(StoreError) {
-                let bytes = try fileSystem.read(path, maximumBytes: maximumBytes)
-                let actual = StoreDigest.sha256(bytes)
-                guard actual == hash else {
-                    throw StoreError(
-                        .corrupt, path: path,
-                        "\(path): its SHA-256 is \(actual), not the \(hash) its name says; the \(role) update \(identity) is not used"
-                    )
-                }
-                return bytes
-            } catch {
-                if strict && error.code == .io { throw error }
-                if error.code == .notFound {
-                    report(
-                        StoreError(
-                            .notFound, path: path,
-                            "\(path): missing, though the state names it for the \(role) update \(identity); that update is not used"
-                        ), into: &problems)
-                } else {
-                    report(error, into: &problems)
-                }
-                return nil
-            }
-        }
         guard
             let artifact = try file(
                 objectPath(identity.artifactSHA256), hash: identity.artifactSHA256,
-                maximumBytes: limits.maximumArtifactBytes),
+                maximumBytes: limits.maximumArtifactBytes, role: role, identity: identity, strict: strict,
+                problems: &problems),
             let pointer = try file(
-                pointerPath(entry.pointerSHA256), hash: entry.pointerSHA256, maximumBytes: limits.maximumPointerBytes)
+                pointerPath(entry.pointerSHA256), hash: entry.pointerSHA256, maximumBytes: limits.maximumPointerBytes,
+                role: role, identity: identity, strict: strict, problems: &problems)
         else { return nil }
         return StoredUpdate(identity: identity, pointer: pointer, artifact: artifact)
+    }
+
+    /// The bytes at `path` when they exist and hash to `hash`; else `nil`, the problem
+    /// reported. With `strict`, an I/O error is thrown rather than taken for damage.
+    private func file(
+        _ path: String, hash: String, maximumBytes: Int, role: String, identity: UpdateIdentity, strict: Bool,
+        problems: inout [StoreError]
+    ) throws(StoreError) -> [UInt8]? {
+        do throws(StoreError) {
+            let bytes = try fileSystem.read(path, maximumBytes: maximumBytes)
+            let actual = StoreDigest.sha256(bytes)
+            guard actual == hash else {
+                throw StoreError(
+                    .corrupt, path: path,
+                    "\(path): its SHA-256 is \(actual), not the \(hash) its name says; the \(role) update \(identity) is not used"
+                )
+            }
+            return bytes
+        } catch {
+            if strict && error.code == .io { throw error }
+            if error.code == .notFound {
+                report(
+                    StoreError(
+                        .notFound, path: path,
+                        "\(path): missing, though the state names it for the \(role) update \(identity); that update is not used"
+                    ), into: &problems)
+            } else {
+                report(error, into: &problems)
+            }
+            return nil
+        }
     }
 
     private func report(_ problem: StoreError, into problems: inout [StoreError]) {
@@ -280,6 +315,31 @@ public final class BundleStore: Sendable {
             throw StoreError(
                 .mismatch, path: statePath,
                 "\(operation) \(identity): the artifact hash is not 64 lowercase hex digits")
+        }
+    }
+
+    private func checkPointerSize(_ pointer: [UInt8], of identity: UpdateIdentity, operation: String)
+        throws(StoreError)
+    {
+        guard pointer.count <= limits.maximumPointerBytes else {
+            throw StoreError(
+                .oversize, path: pointersDirectory,
+                "\(operation) \(identity): the pointer has \(pointer.count) bytes, more than the \(limits.maximumPointerBytes) the store keeps"
+            )
+        }
+    }
+
+    /// A seq below the ratchet, or the ratchet's seq with another artifact, is a rollback.
+    private func checkRatchet(_ record: StoreRecord, against identity: UpdateIdentity, operation: String)
+        throws(StoreError)
+    {
+        if let ratchet = record.ratchet,
+            identity.seq < ratchet.seq || (identity.seq == ratchet.seq && identity != ratchet)
+        {
+            throw StoreError(
+                .rollback, path: statePath,
+                "\(operation) \(identity): the ratchet is at \(ratchet), the update accepted last; to roll back, publish the older artifact again under a higher seq"
+            )
         }
     }
 

@@ -6,6 +6,10 @@ public struct StoredState: Sendable, Hashable {
     public var current: StoredUpdate?
     /// The update that was current before ``current``: what a launch falls back to.
     public var lastKnownGood: StoredUpdate?
+    /// The kill switch in force, unless its pointer file is damaged: while it is, the app
+    /// launches its embedded bundle, and ``current`` and ``lastKnownGood`` are kept for when
+    /// a higher seq lifts it.
+    public var pin: StoredPin?
     /// The identity accepted last; kept when ``current`` is dropped, so no older pointer is
     /// accepted again. `nil` only before the first commit (or when no state file could be read).
     public var ratchet: UpdateIdentity?
@@ -19,15 +23,17 @@ public struct StoredState: Sendable, Hashable {
     /// - Parameters:
     ///   - current: The current update.
     ///   - lastKnownGood: The last-known-good update.
+    ///   - pin: The kill switch in force.
     ///   - ratchet: The identity accepted last.
     ///   - failed: The identities refused, oldest first.
     ///   - problems: What loading found wrong.
     public init(
-        current: StoredUpdate? = nil, lastKnownGood: StoredUpdate? = nil, ratchet: UpdateIdentity? = nil,
-        failed: [UpdateIdentity] = [], problems: [StoreError] = []
+        current: StoredUpdate? = nil, lastKnownGood: StoredUpdate? = nil, pin: StoredPin? = nil,
+        ratchet: UpdateIdentity? = nil, failed: [UpdateIdentity] = [], problems: [StoreError] = []
     ) {
         self.current = current
         self.lastKnownGood = lastKnownGood
+        self.pin = pin
         self.ratchet = ratchet
         self.failed = failed
         self.problems = problems

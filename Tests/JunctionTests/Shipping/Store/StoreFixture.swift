@@ -31,6 +31,13 @@ enum StoreFixture {
             identity: UpdateIdentity(seq: seq, artifactSHA256: hash), pointer: pointer, artifact: artifact)
     }
 
+    /// A kill switch of `seq`: its pointer names an artifact the store never holds.
+    static func pin(seq: UInt64) -> StoredPin {
+        let hash = sha256(Array("unfetched \(seq)".utf8))
+        let pointer = Array("{\"artifact\":\"\(hash)\",\"pin_embedded\":true,\"seq\":\(seq)}".utf8)
+        return StoredPin(identity: UpdateIdentity(seq: seq, artifactSHA256: hash), pointer: pointer)
+    }
+
     /// What the probe commits for `seq` (its `ProbeUpdate.make(seq:)`, rebuilt here).
     static func probeUpdate(seq: UInt64) -> StoredUpdate {
         var artifact = Array("artifact \(seq)\n".utf8)
@@ -52,7 +59,7 @@ enum StoreFixture {
             update.map { "\($0.identity) (\($0.artifact.count) + \($0.pointer.count) bytes)" } ?? "none"
         }
         return
-            "current \(update(state.current)), last-known-good \(update(state.lastKnownGood)), ratchet \(state.ratchet.map { "\($0)" } ?? "none"), failed \(state.failed), problems \(state.problems)"
+            "current \(update(state.current)), last-known-good \(update(state.lastKnownGood)), pin \(state.pin.map { "\($0)" } ?? "none"), ratchet \(state.ratchet.map { "\($0)" } ?? "none"), failed \(state.failed), problems \(state.problems)"
     }
 
     /// Replaces a file's bytes.

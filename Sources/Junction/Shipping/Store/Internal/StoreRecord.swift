@@ -1,8 +1,8 @@
 import JunctionCore
 
 /// The store's one small state file: which update is current and which is last-known-good
-/// (by the SHA-256 of their artifact and pointer, the names of their files), the ratchet and
-/// the refused identities. Written as canonical JSON and read back only in that exact form,
+/// (by the SHA-256 of their artifact and pointer, the names of their files), the kill switch
+/// in force (by its pointer's SHA-256), the ratchet and the refused identities. Written as canonical JSON and read back only in that exact form,
 /// so a torn or edited file is refused rather than half-believed.
 struct StoreRecord: Hashable {
     /// An update the state names: its identity and the SHA-256 of its pointer.
@@ -16,6 +16,8 @@ struct StoreRecord: Hashable {
 
     var current: Entry?
     var lastKnownGood: Entry?
+    /// The kill switch in force: its identity names an artifact the store does not hold.
+    var pin: Entry?
     var ratchet: UpdateIdentity?
     var failed: [UpdateIdentity] = []
 
@@ -26,13 +28,14 @@ struct StoreRecord: Hashable {
 
     /// The hashes of every file this state names, objects and pointers alike.
     var artifactNames: Set<String> { Set([current, lastKnownGood].compactMap { $0?.identity.artifactSHA256 }) }
-    var pointerNames: Set<String> { Set([current, lastKnownGood].compactMap { $0?.pointerSHA256 }) }
+    var pointerNames: Set<String> { Set([current, lastKnownGood, pin].compactMap { $0?.pointerSHA256 }) }
 
     /// The canonical JSON text.
     func encoded() -> [UInt8] {
         var fields: [String: RuleValue] = ["format": .int(Self.format), "failed": .array(failed.map(Self.value))]
         if let current { fields["current"] = Self.value(current) }
         if let lastKnownGood { fields["last_known_good"] = Self.value(lastKnownGood) }
+        if let pin { fields["pin"] = Self.value(pin) }
         if let ratchet { fields["ratchet"] = Self.value(ratchet) }
         // Every value is an integer, text, or a table of them: nothing canonical JSON refuses.
         return try! CanonicalJSON.encode(.table(fields))
@@ -49,6 +52,7 @@ struct StoreRecord: Hashable {
         }
         if let entry = try object.object("current", what: "an update") { current = try Self.entry(entry) }
         if let entry = try object.object("last_known_good", what: "an update") { lastKnownGood = try Self.entry(entry) }
+        if let entry = try object.object("pin", what: "a kill switch") { pin = try Self.entry(entry) }
         if var ratchet = try object.object("ratchet", what: "an identity") {
             self.ratchet = try Self.identity(&ratchet)
             try ratchet.finish()
@@ -69,6 +73,9 @@ struct StoreRecord: Hashable {
         }
         if let current, ratchet.map({ $0.seq < current.identity.seq }) ?? true {
             throw object.error("ratchet", "missing or below the current update's seq \(current.identity.seq)")
+        }
+        if let pin, ratchet.map({ $0.seq < pin.identity.seq }) ?? true {
+            throw object.error("ratchet", "missing or below the kill switch's seq \(pin.identity.seq)")
         }
     }
 
