@@ -293,7 +293,7 @@ public struct UpdateAcceptance: Sendable {
 
     // MARK: - Helpers
 
-    static func sha256(_ bytes: [UInt8]) -> String { UpdateIdentity(seq: 0, artifact: bytes).artifactSHA256 }
+    static func sha256(_ bytes: [UInt8]) -> String { SHA256Text.of(bytes) }
 
     static func format(_ date: Date) -> String { date.formatted(.iso8601) }
 

@@ -113,14 +113,14 @@ public final class BundleStore: Sendable {
             )
         }
         try checkPointerSize(update.pointer, of: identity, operation: "commit")
-        let artifactHash = StoreDigest.sha256(update.artifact)
+        let artifactHash = SHA256Text.of(update.artifact)
         guard artifactHash == identity.artifactSHA256 else {
             throw StoreError(
                 .mismatch, path: objectsDirectory,
                 "commit \(identity): the artifact's SHA-256 is \(artifactHash), not the identity's \(identity.artifactSHA256); store the bytes that were verified"
             )
         }
-        let entry = StoreRecord.Entry(identity: identity, pointerSHA256: StoreDigest.sha256(update.pointer))
+        let entry = StoreRecord.Entry(identity: identity, pointerSHA256: SHA256Text.of(update.pointer))
         try lock.withLock { _ throws(StoreError) in
             var problems: [StoreError] = []
             let (old, source) = try readRecord(strict: true, problems: &problems)
@@ -159,7 +159,7 @@ public final class BundleStore: Sendable {
         let identity = pin.identity
         try checkStorable(identity, operation: "pin")
         try checkPointerSize(pin.pointer, of: identity, operation: "pin")
-        let entry = StoreRecord.Entry(identity: identity, pointerSHA256: StoreDigest.sha256(pin.pointer))
+        let entry = StoreRecord.Entry(identity: identity, pointerSHA256: SHA256Text.of(pin.pointer))
         try lock.withLock { _ throws(StoreError) in
             var problems: [StoreError] = []
             let (old, source) = try readRecord(strict: true, problems: &problems)
@@ -275,7 +275,7 @@ public final class BundleStore: Sendable {
     ) throws(StoreError) -> [UInt8]? {
         do throws(StoreError) {
             let bytes = try fileSystem.read(path, maximumBytes: maximumBytes)
-            let actual = StoreDigest.sha256(bytes)
+            let actual = SHA256Text.of(bytes)
             guard actual == hash else {
                 throw StoreError(
                     .corrupt, path: path,

@@ -1,9 +1,10 @@
 import Crypto
 
-/// SHA-256 in lowercase hex: the names of the store's files, and what it checks them against.
-enum StoreDigest {
+/// SHA-256 in lowercase hex: an artifact's identity, the names of the store's files, and
+/// what both are checked against.
+enum SHA256Text {
     /// The SHA-256 of `bytes`, 64 lowercase hex digits.
-    static func sha256(_ bytes: [UInt8]) -> String {
+    static func of(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(64)
