@@ -104,10 +104,16 @@ struct CanonicalJSONReader {
         position += 1
         // Most strings have no escape: they are read straight from the text.
         var end = position
+        var highBits: UInt8 = 0
         while end < bytes.count, end - position <= limits.maximumStringBytes {
             let byte = bytes[end]
             if byte == UInt8(ascii: "\""), end - position <= limits.maximumStringBytes {
-                guard let string = String(validating: bytes[position..<end], as: UTF8.self) else {
+                // ASCII is valid UTF-8 as it is; `String(validating:)`, generic, looks its types'
+                // metadata up on every call, so only other text pays for it.
+                let text = bytes[position..<end]
+                let string =
+                    highBits < 0x80 ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+                guard let string else {
                     position = start
                     throw failure("a string that is not valid UTF-8")
                 }
@@ -115,6 +121,7 @@ struct CanonicalJSONReader {
                 return string
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            highBits |= byte
             end += 1
         }
         var text: [UInt8] = []

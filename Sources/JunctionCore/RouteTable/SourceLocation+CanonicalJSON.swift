@@ -13,21 +13,23 @@ extension SourceLocation {
 
     /// Reads ``canonicalJSONValue(relativeTo:)`` back — the line and column are the last
     /// two `:`-separated parts, so a file name may hold a colon — its file inside
-    /// `directory` when given.
-    package init(canonicalJSON value: RuleValue, at path: String, file: String, directory: String?)
-        throws(CanonicalJSONError)
-    {
+    /// `directory` when given. `path` is only worked out for an error.
+    package init(
+        canonicalJSON value: RuleValue, at path: @autoclosure () -> String, file: String, directory: String?
+    ) throws(CanonicalJSONError) {
         guard case .string(let text) = value else {
-            throw CanonicalJSONObject.mismatch(value, expected: "a location, FILE:LINE:COLUMN", at: path, file: file)
+            throw CanonicalJSONObject.mismatch(value, expected: "a location, FILE:LINE:COLUMN", at: path(), file: file)
         }
-        let columnColon = text.lastIndex(of: ":")
-        let lineColon = columnColon.flatMap { text[..<$0].lastIndex(of: ":") }
+        // The colons are found among the bytes: searching the characters costs grapheme breaking.
+        let utf8 = text.utf8
+        let columnColon = utf8.lastIndex(of: UInt8(ascii: ":"))
+        let lineColon = columnColon.flatMap { utf8[..<$0].lastIndex(of: UInt8(ascii: ":")) }
         guard let columnColon, let lineColon,
-            let line = Int(text[text.index(after: lineColon)..<columnColon]), line >= 1,
-            let column = Int(text[text.index(after: columnColon)...]), column >= 1
+            let line = Int(text[utf8.index(after: lineColon)..<columnColon]), line >= 1,
+            let column = Int(text[utf8.index(after: columnColon)...]), column >= 1
         else {
             throw CanonicalJSONError(
-                file: file, place: path,
+                file: file, place: path(),
                 message: "\"\(ContextSchema.shown(text))\" is not FILE:LINE:COLUMN with a line and a column from 1")
         }
         let name = String(text[..<lineColon])

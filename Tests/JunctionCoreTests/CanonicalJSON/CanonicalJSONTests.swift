@@ -32,6 +32,7 @@ import Testing
         (.string("a\"b\\c/d"), #""a\"b\\c/d""#),
         (.string("\u{8}\u{c}\n\r\t\u{0}\u{1f}\u{7f}"), #""\b\f\n\r\t\u0000\u001f\#u{7f}""#),
         (.string("é 漢 😀"), "\"é 漢 😀\""),
+        (.string("abc\u{7f}"), "\"abc\u{7f}\""),
         (.array([]), "[]"),
         (.table([:]), "{}"),
         (.array([.nil, 1, .double(1), "1"]), #"[null,1,1.0,"1"]"#),
@@ -127,6 +128,8 @@ import Testing
         for (bytes, message) in [
             ([0x22, 0xC3, 0x28, 0x22], "t.json: byte 0: a string that is not valid UTF-8"),
             ([0x22, 0xED, 0xA0, 0x80, 0x22], "t.json: byte 0: a string that is not valid UTF-8"),
+            // ASCII first, then one byte that is not: the whole string is validated.
+            ([0x5B, 0x22, 0x61, 0x62, 0x80, 0x22, 0x5D], "t.json: byte 1: a string that is not valid UTF-8"),
             ([0xFF], "t.json: byte 0: 0xFF cannot start a value"),
         ] as [([UInt8], String)] {
             do {

@@ -72,12 +72,18 @@ import Testing
                 + #""pattern_location":"routes.yaml:2:29"}]}"#)
     }
 
-    @Test func keepsAColonInALocationsFile() throws {
+    @Test(arguments: [
+        ("b/c:d.yaml", #""location":"c:d.yaml:3:4""#),
+        ("b/é:漢/ü.yaml", #""location":"é:漢/ü.yaml:3:4""#),
+        // A combining accent after the colon: the colon is still found among the bytes.
+        ("b/c:\u{301}.yaml", "\"location\":\"c:\u{301}.yaml:3:4\""),
+    ])
+    func keepsAColonInALocationsFile(file: String, written: String) throws {
         var route = Route(name: "home", pattern: "myapp://home")
-        route.location = SourceLocation(file: "b/c:d.yaml", line: 3, column: 4)
+        route.location = SourceLocation(file: file, line: 3, column: 4)
         let table = try RouteTable(routes: [route])
         let json = try table.canonicalJSON(relativeTo: "b")
-        #expect(String(decoding: json, as: UTF8.self).contains(#""location":"c:d.yaml:3:4""#))
+        #expect(String(decoding: json, as: UTF8.self).contains(written))
         #expect(try RouteTable(canonicalJSON: json, directory: "b").routes[0].location == route.location)
     }
 
@@ -114,6 +120,14 @@ import Testing
         (
             #"{"routes":[{"name":"a","pattern":"/a","location":"r:0:1"}]}"#,
             #"routes.json: routes[0].location: "r:0:1" is not FILE:LINE:COLUMN with a line and a column from 1"#
+        ),
+        (
+            #"{"routes":[{"name":"a","pattern":"/a","pattern_location":"r:1:2:"}]}"#,
+            #"routes.json: routes[0].pattern_location: "r:1:2:" is not FILE:LINE:COLUMN with a line and a column from 1"#
+        ),
+        (
+            #"{"routes":[{"name":"a","pattern":"/a","location":"é:1:x"}]}"#,
+            #"routes.json: routes[0].location: "é:1:x" is not FILE:LINE:COLUMN with a line and a column from 1"#
         ),
         (
             #"{"routes":[{"name":"a","pattern":"/a","location":{"file":"r"}}]}"#,
