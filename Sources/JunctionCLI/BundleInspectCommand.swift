@@ -22,17 +22,10 @@ struct BundleInspectCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        let bytes = try ArtifactFile.readForCommand(file)
         let inspection: ArtifactInspection
-        let bytes: [UInt8]
         do {
-            bytes = try ArtifactFile.read(file, limits: .default)
             inspection = try Artifact.inspect(bytes)
-        } catch ArtifactFile.Failure.unreadable(let message) {
-            printError("\(file): \(message)")
-            throw ExitCode(2)
-        } catch ArtifactFile.Failure.refused(let error) {
-            print("\(file): refused: \(error)")
-            throw ExitCode(1)
         } catch {
             print("\(file): refused: \(error)")
             throw ExitCode(1)

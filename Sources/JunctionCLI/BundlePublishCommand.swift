@@ -73,16 +73,7 @@ struct BundlePublishCommand: ParsableCommand {
             printError("bundle publish: \(error)")
             throw ExitCode(2)
         }
-        let bytes: [UInt8]
-        do {
-            bytes = try ArtifactFile.read(file, limits: .default)
-        } catch .unreadable(let message) {
-            printError("\(file): \(message)")
-            throw ExitCode(2)
-        } catch .refused(let error) {
-            print("\(file): refused: \(error)")
-            throw ExitCode(1)
-        }
+        let bytes = try ArtifactFile.readForCommand(file)
         // A device would check the artifact with this key; so does the publisher, first.
         let artifact: Artifact
         do {

@@ -36,16 +36,7 @@ struct BundleVerifyCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         }
-        let bytes: [UInt8]
-        do {
-            bytes = try ArtifactFile.read(file, limits: .default)
-        } catch .unreadable(let message) {
-            printError("\(file): \(message)")
-            throw ExitCode(2)
-        } catch .refused(let error) {
-            print("\(file): refused: \(error)")
-            throw ExitCode(1)
-        }
+        let bytes = try ArtifactFile.readForCommand(file)
         do {
             let artifact = try Artifact(verifying: bytes, keyring: Keyring(keys), at: Date())
             let header = artifact.header

@@ -80,19 +80,8 @@ struct BundleLoadBenchmark: BenchmarkGroup {
             return engine.functionNames.count
         }
 
-        // One load per sample: a sample target far below one load makes the harness run one.
-        let oneEach = Harness(samples: harness.samples, sampleTarget: .microseconds(1), warmUp: harness.warmUp)
         StandardError.print("\(name): timing \(contenders.count) contenders, interleaved, one load per sample")
-        var measurements = oneEach.measure(contenders)
-        for index in measurements.indices {
-            measurements[index].reportsMilliseconds = true
-            let measurement = measurements[index]
-            StandardError.print(
-                String(
-                    format: "  %@: %.3f ms (%.3f–%.3f, %d samples)", measurement.name,
-                    measurement.nanosecondsPerOperation / 1e6,
-                    measurement.fastest / 1e6, measurement.slowest / 1e6, measurement.samples))
-        }
+        let measurements = harness.measureInMilliseconds(contenders)
         if let load = measurements.first(where: { $0.name == "\(name).load" }) {
             StandardError.print("  " + target(load))
         }

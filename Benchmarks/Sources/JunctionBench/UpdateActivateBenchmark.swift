@@ -89,17 +89,7 @@ struct UpdateActivateBenchmark: BenchmarkGroup {
             return bundle.routes.routes.count
         }
 
-        let oneEach = Harness(samples: harness.samples, sampleTarget: .microseconds(1), warmUp: harness.warmUp)
-        var measurements = oneEach.measure(contenders)
-        for index in measurements.indices {
-            measurements[index].reportsMilliseconds = true
-            let measurement = measurements[index]
-            StandardError.print(
-                String(
-                    format: "  %@: %.3f ms (%.3f–%.3f, %d samples)", measurement.name,
-                    measurement.nanosecondsPerOperation / 1e6, measurement.fastest / 1e6, measurement.slowest / 1e6,
-                    measurement.samples))
-        }
+        let measurements = harness.measureInMilliseconds(contenders)
         if let activate = measurements.first(where: { $0.name == "\(name).activate" }) {
             StandardError.print("  " + target(activate))
         }

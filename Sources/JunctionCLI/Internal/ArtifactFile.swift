@@ -1,7 +1,8 @@
+import ArgumentParser
 import Foundation
 import JunctionArtifact
 
-/// Reads an artifact file for `bundle verify` and `bundle inspect`, never more than the
+/// Reads an artifact file for `bundle verify`, `inspect` and `publish`, never more than the
 /// size cap allows.
 enum ArtifactFile {
     /// Why a file gave no bytes to check.
@@ -27,5 +28,22 @@ enum ArtifactFile {
                     "the artifact has more than \(limits.totalSize) bytes; at most \(limits.totalSize) are allowed"))
         }
         return Array(data)
+    }
+
+    /// The bytes of `path` for a command, within the default cap; otherwise the command's
+    /// answer is printed — `FILE: cannot read …` (exit 2) or `FILE: refused: oversize: …` (exit 1).
+    static func readForCommand(_ path: String) throws(ExitCode) -> [UInt8] {
+        do {
+            return try read(path, limits: .default)
+        } catch {
+            switch error {
+            case .unreadable(let message):
+                printError("\(path): \(message)")
+                throw ExitCode(2)
+            case .refused(let refusal):
+                print("\(path): refused: \(refusal)")
+                throw ExitCode(1)
+            }
+        }
     }
 }
