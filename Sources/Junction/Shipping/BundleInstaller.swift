@@ -47,6 +47,11 @@ public actor BundleInstaller {
     /// after every persisted update was dropped). A ratchet that names anything else names
     /// an update a launch dropped, which its own pointer may install again.
     private var held: UpdateIdentity?
+    /// The SHA-256 of the pointer bytes that announced ``held``: what a remembered ETag must
+    /// name before the updater may send it back. `nil` when nothing is held.
+    private(set) var heldPointerSHA256: String?
+    /// The announcement the device holds (see ``held``), for the updater's `304`.
+    var heldIdentity: UpdateIdentity? { held }
     private var pinnedBy: UpdateIdentity?
     private var setAside: UpdateIdentity?
     private var refusedIdentities: Set<UpdateIdentity>
@@ -112,6 +117,15 @@ public actor BundleInstaller {
                 logger.warning("the last-known-good update \(lastKnownGood.identity) is not launched: \(error)")
             }
         }
+        // The pointer of what is held: the kill switch, else the update launched (or set aside).
+        let heldPointer: [UInt8]? =
+            if pin != nil {
+                state.pin?.pointer
+            } else if let launched {
+                (launched.origin == .lastKnownGood ? state.lastKnownGood : state.current)?.pointer
+            } else {
+                nil
+            }
         var setAside: UpdateIdentity?
         if whenStale == .fallBackToEmbedded, let stale = launched, stale.update.isStale(at: now) {
             setAside = stale.update.identity
@@ -123,7 +137,8 @@ public actor BundleInstaller {
             acceptance: acceptance, store: store, embedded: embedded, whenStale: whenStale, launched: chosen.update,
             origin: chosen.origin, ratchet: state.ratchet, refused: Set(state.failed), logger: logger,
             held: pin ?? setAside ?? (chosen.origin == .embedded ? nil : chosen.update.identity), pinnedBy: pin,
-            setAside: setAside)
+            setAside: setAside,
+            heldPointerSHA256: heldPointer.map(SHA256Text.of))
         for event in skipped { installer.continuation.yield(event) }
         var launchEvents: [UpdateEvent] = []
         if let pin { launchEvents.append(.pinnedEmbedded(pin)) }
@@ -139,9 +154,11 @@ public actor BundleInstaller {
     private init(
         acceptance: UpdateAcceptance, store: BundleStore, embedded: [UInt8], whenStale: StaleBundlePolicy,
         launched: AcceptedUpdate, origin: PolicyOrigin, ratchet: UpdateIdentity?, refused: Set<UpdateIdentity>,
-        logger: Logger, held: UpdateIdentity?, pinnedBy: UpdateIdentity?, setAside: UpdateIdentity?
+        logger: Logger, held: UpdateIdentity?, pinnedBy: UpdateIdentity?, setAside: UpdateIdentity?,
+        heldPointerSHA256: String?
     ) {
         self.held = held
+        self.heldPointerSHA256 = heldPointerSHA256
         self.pinnedBy = pinnedBy
         self.setAside = setAside
         self.acceptance = acceptance
@@ -233,6 +250,7 @@ public actor BundleInstaller {
         }
         activate(accepted, origin: .update)
         (ratchet, held, pinnedBy, setAside, lastFailure) = (accepted.identity, accepted.identity, nil, nil, nil)
+        heldPointerSHA256 = SHA256Text.of(verified.bytes)
         return report(.installed(accepted.identity))
     }
 
@@ -246,6 +264,7 @@ public actor BundleInstaller {
         do { try store.pin(StoredPin(identity: pin.identity, pointer: pin.bytes)) } catch { notPersisted = error }
         activate(update, origin: .embedded)
         (ratchet, held, pinnedBy, setAside, lastFailure) = (pin.identity, pin.identity, pin.identity, nil, nil)
+        heldPointerSHA256 = SHA256Text.of(pin.bytes)
         if let notPersisted { return fail(.notPersisted(pin.identity, notPersisted)) }
         return report(.pinnedEmbedded(pin.identity))
     }

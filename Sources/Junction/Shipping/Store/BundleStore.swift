@@ -76,7 +76,7 @@ public final class BundleStore: Sendable {
             var problems: [StoreError] = []
             // Not strict: every error becomes a problem, so nothing here throws.
             let (record, _) = (try? readRecord(strict: false, problems: &problems)) ?? (.empty, .none)
-            var state = StoredState(ratchet: record.ratchet, failed: record.failed)
+            var state = StoredState(ratchet: record.ratchet, failed: record.failed, channelTag: record.channelTag)
             state.current = record.current.flatMap {
                 try? loadUpdate($0, role: "current", strict: false, problems: &problems)
             }
@@ -210,6 +210,33 @@ public final class BundleStore: Sendable {
             try prepareDirectories()
             try write(new, replacing: source)
             logger.notice("dropped the current update \(current.identity)")
+            collectGarbage(keeping: source == .none ? [new] : [new, old])
+        }
+    }
+
+    /// Remembers the channel's ETag with the pointer it came with, so that after a restart
+    /// the updater asks `If-None-Match` and a `304` costs no download. The same tag again:
+    /// nothing is written.
+    /// - Parameter tag: The validator and the SHA-256 of the pointer the device took.
+    /// - Throws: `StoreError` `.mismatch` for a tag the store does not keep (see
+    ///   ``StoredChannelTag/isStorable(_:)``), or what a file operation threw — in which case
+    ///   the store still loads the state from before.
+    public func rememberChannelTag(_ tag: StoredChannelTag) throws(StoreError) {
+        guard StoredChannelTag.isStorable(tag.etag), StoreRecord.isHash(tag.pointerSHA256) else {
+            throw StoreError(
+                .mismatch, path: statePath,
+                "remember \(tag): an ETag is 1 to \(TransportResponse.maximumETagBytes) bytes of visible ASCII, with the SHA-256 of its pointer"
+            )
+        }
+        try lock.withLock { _ throws(StoreError) in
+            var problems: [StoreError] = []
+            let (old, source) = try readRecord(strict: true, problems: &problems)
+            guard old.channelTag != tag else { return }
+            var new = old
+            new.channelTag = tag
+            try prepareDirectories()
+            try write(new, replacing: source)
+            logger.debug("remembered the channel's \(tag)")
             collectGarbage(keeping: source == .none ? [new] : [new, old])
         }
     }

@@ -15,6 +15,9 @@ public struct StoredState: Sendable, Hashable {
     public var ratchet: UpdateIdentity?
     /// The identities refused so far, oldest first, at most ``BundleStoreLimits/maximumFailures``.
     public var failed: [UpdateIdentity]
+    /// The channel's ETag and the pointer it came with, as last remembered; check its
+    /// ``StoredChannelTag/pointerSHA256`` against the pointer the device holds before using it.
+    public var channelTag: StoredChannelTag?
     /// What the store found wrong while loading, each already logged: a corrupt or
     /// unreadable state file, a missing or damaged object or pointer. Empty when all is well.
     public var problems: [StoreError]
@@ -26,16 +29,19 @@ public struct StoredState: Sendable, Hashable {
     ///   - pin: The kill switch in force.
     ///   - ratchet: The identity accepted last.
     ///   - failed: The identities refused, oldest first.
+    ///   - channelTag: The channel's ETag and its pointer.
     ///   - problems: What loading found wrong.
     public init(
         current: StoredUpdate? = nil, lastKnownGood: StoredUpdate? = nil, pin: StoredPin? = nil,
-        ratchet: UpdateIdentity? = nil, failed: [UpdateIdentity] = [], problems: [StoreError] = []
+        ratchet: UpdateIdentity? = nil, failed: [UpdateIdentity] = [], channelTag: StoredChannelTag? = nil,
+        problems: [StoreError] = []
     ) {
         self.current = current
         self.lastKnownGood = lastKnownGood
         self.pin = pin
         self.ratchet = ratchet
         self.failed = failed
+        self.channelTag = channelTag
         self.problems = problems
     }
 }

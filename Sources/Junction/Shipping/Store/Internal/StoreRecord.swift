@@ -20,6 +20,8 @@ struct StoreRecord: Hashable {
     var pin: Entry?
     var ratchet: UpdateIdentity?
     var failed: [UpdateIdentity] = []
+    /// The channel's validator and the pointer it came with.
+    var channelTag: StoredChannelTag?
 
     /// The state of a store that has never committed.
     static let empty = StoreRecord()
@@ -37,6 +39,9 @@ struct StoreRecord: Hashable {
         if let lastKnownGood { fields["last_known_good"] = Self.value(lastKnownGood) }
         if let pin { fields["pin"] = Self.value(pin) }
         if let ratchet { fields["ratchet"] = Self.value(ratchet) }
+        if let channelTag {
+            fields["etag"] = .table(["pointer": .string(channelTag.pointerSHA256), "value": .string(channelTag.etag)])
+        }
         // Every value is an integer, text, or a table of them: nothing canonical JSON refuses.
         return try! CanonicalJSON.encode(.table(fields))
     }
@@ -56,6 +61,16 @@ struct StoreRecord: Hashable {
         if var ratchet = try object.object("ratchet", what: "an identity") {
             self.ratchet = try Self.identity(&ratchet)
             try ratchet.finish()
+        }
+        if var tag = try object.object("etag", what: "a channel tag") {
+            let pointer = try tag.requiredString("pointer")
+            guard Self.isHash(pointer) else { throw tag.error("pointer", "not 64 lowercase hex digits") }
+            let etag = try tag.requiredString("value")
+            guard StoredChannelTag.isStorable(etag) else {
+                throw tag.error("value", "not 1 to \(TransportResponse.maximumETagBytes) bytes of visible ASCII")
+            }
+            try tag.finish()
+            channelTag = StoredChannelTag(etag: etag, pointerSHA256: pointer)
         }
         let failed = try object.array("failed") ?? []
         guard failed.count <= limits.maximumFailures else {
