@@ -53,6 +53,7 @@ public actor BundleUpdater {
     private let store: BundleStore
     private let logger: Logger
     private let clock = ContinuousClock()
+    private let wallClock: @Sendable () -> Date
     private var channelTag: StoredChannelTag?
     private var failuresInARow = 0
     private var nextPoll: ContinuousClock.Instant
@@ -71,7 +72,8 @@ public actor BundleUpdater {
     ///   - whenStale: What decides once the update in force is past its expiry.
     ///   - configuration: How to poll.
     ///   - transport: How to reach the host.
-    ///   - now: The time of the launch.
+    ///   - wallClock: The time, read at the launch and as each poll starts: what pointers'
+    ///     and artifacts' dates are judged by.
     ///   - logger: Where polls are logged (label `junction.update`).
     /// - Returns: The updater; its ``policy`` decides from now on.
     /// - Throws: ``BundleUpdaterError`` for a channel URL the updater cannot use, or when the
@@ -79,7 +81,7 @@ public actor BundleUpdater {
     public static func launch(
         channel: URL, acceptance: UpdateAcceptance, store: BundleStore, embedded: [UInt8],
         whenStale: StaleBundlePolicy = .keepDeciding, configuration: UpdaterConfiguration = UpdaterConfiguration(),
-        transport: any UpdateTransport, at now: Date = Date(),
+        transport: any UpdateTransport, wallClock: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "junction.update")
     ) throws(BundleUpdaterError) -> BundleUpdater {
         let location: ChannelLocation
@@ -87,17 +89,19 @@ public actor BundleUpdater {
         let installer: BundleInstaller
         do {
             installer = try BundleInstaller.launch(
-                acceptance: acceptance, store: store, embedded: embedded, whenStale: whenStale, at: now, logger: logger)
+                acceptance: acceptance, store: store, embedded: embedded, whenStale: whenStale, at: wallClock(),
+                logger: logger)
         } catch { throw .embeddedRefused(error) }
         return BundleUpdater(
             installer: installer, channel: location, store: store, configuration: configuration, transport: transport,
-            logger: logger)
+            wallClock: wallClock, logger: logger)
     }
 
     private init(
         installer: BundleInstaller, channel: ChannelLocation, store: BundleStore, configuration: UpdaterConfiguration,
-        transport: any UpdateTransport, logger: Logger
+        transport: any UpdateTransport, wallClock: @escaping @Sendable () -> Date, logger: Logger
     ) {
+        self.wallClock = wallClock
         self.installer = installer
         self.channel = channel
         self.store = store
@@ -173,10 +177,10 @@ public actor BundleUpdater {
     // MARK: - One poll
 
     private func pollOnce() async -> UpdatePoll {
-        let started = Date()
+        let started = wallClock()
         let deadline = clock.now + configuration.attemptDeadline
         let outcome = await exchange(started: started, deadline: deadline)
-        let status = await installer.status(at: Date())
+        let status = await installer.status(at: wallClock())
         let poll = UpdatePoll(started: started, outcome: outcome, status: status)
         log(poll)
         continuation.yield(poll)
@@ -284,7 +288,7 @@ public actor BundleUpdater {
             if let retryAfter { wait = max(wait, min(retryAfter, configuration.maximumRetryAfter)) }
         }
         nextPoll = clock.now + wait
-        return .unreachable(error, nextAttempt: Date().addingTimeInterval(Self.seconds(wait)))
+        return .unreachable(error, nextAttempt: wallClock().addingTimeInterval(Self.seconds(wait)))
     }
 
     private static func statusError(_ status: Int, for url: URL) -> UpdateTransportError {
