@@ -145,7 +145,8 @@ struct BundlePublishCommand: ParsableCommand {
         }
         try storeObject(bytes, at: objectPath)
         do {
-            try AtomicFile.write(try pointer.signed(with: signingKey), to: pointerPath)
+            let modified = Self.pointerTime(replacing: pointerPath)
+            try AtomicFile.write(try pointer.signed(with: signingKey), to: pointerPath, modified: modified)
         } catch {
             printError("bundle publish: \(error)")
             throw ExitCode(1)
@@ -254,6 +255,19 @@ struct BundlePublishCommand: ParsableCommand {
             printError("bundle publish: \(error)")
             throw ExitCode(1)
         }
+    }
+
+    /// The pointer's modification time: now, or one second past the pointer it replaces
+    /// when that is later. Static hosts derive validators from it — nginx's ETag is
+    /// `"<mtime>-<size>"`, in whole seconds — and two pointers of one size published within
+    /// a second would otherwise share an ETag, so devices holding the first would be told
+    /// `304 Not Modified` about the second.
+    static func pointerTime(replacing path: String, now: Date = Date()) -> Int {
+        let current = Int(now.timeIntervalSince1970)
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let previous = attributes[.modificationDate] as? Date
+        else { return current }
+        return max(current, Int(previous.timeIntervalSince1970.rounded(.down)) + 1)
     }
 
     /// 16 random lowercase hex digits.

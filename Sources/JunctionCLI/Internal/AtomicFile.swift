@@ -15,9 +15,14 @@ import Foundation
 /// new one, never part of one, even when the machine stops halfway.
 enum AtomicFile {
     /// Replaces (or creates) `path` with `bytes`.
+    /// - Parameters:
+    ///   - modified: The modification time the file appears with, in whole seconds since
+    ///     1970; the time of writing when `nil`.
     /// - Throws: ``AtomicFileError`` (`cannot write PATH: reason`); the temporary file is
     ///   removed, and `path` keeps what it had.
-    static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(AtomicFileError) {
+    static func write(
+        _ bytes: [UInt8], to path: String, mode: mode_t = 0o644, modified: Int? = nil
+    ) throws(AtomicFileError) {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         var template = Array((folder + "/." + url.lastPathComponent + ".tmp-XXXXXX").utf8CString)
@@ -36,7 +41,13 @@ enum AtomicFile {
                 failure = written < 0 ? errno : EIO
             }
         }
-        if failure == nil, fchmod(fd, mode) != 0 || fsync(fd) != 0 { failure = errno }
+        if failure == nil, fchmod(fd, mode) != 0 { failure = errno }
+        if failure == nil, let modified {
+            // Set before the rename: the file never appears with another time.
+            let times = [timespec(tv_sec: modified, tv_nsec: 0), timespec(tv_sec: modified, tv_nsec: 0)]
+            if futimens(fd, times) != 0 { failure = errno }
+        }
+        if failure == nil, fsync(fd) != 0 { failure = errno }
         if close(fd) != 0, failure == nil { failure = errno }
         if failure == nil, rename(temporary, path) != 0 { failure = errno }
         if let failure {
