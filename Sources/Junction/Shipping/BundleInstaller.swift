@@ -219,6 +219,10 @@ public actor BundleInstaller {
             {
             case .unchanged(let same): return report(.unchanged(same.identity))
             case .pinEmbedded(let pin): return pinEmbedded(by: pin)
+            case .notInRollout(let other):
+                // Superseded: the failure the status reports is no longer the channel's news.
+                lastFailure = nil
+                return report(.notInRollout(other.identity, percent: other.pointer.rollout.percent))
             case .fetch(let announced): verified = announced
             }
         } catch {

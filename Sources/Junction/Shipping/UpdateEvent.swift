@@ -9,6 +9,9 @@ public enum UpdateEvent: Sendable, Hashable, CustomStringConvertible {
     case installed(UpdateIdentity)
     /// The pointer announces the update accepted last: nothing to do.
     case unchanged(UpdateIdentity)
+    /// The pointer announces a newer update rolled out to a share of devices that does not
+    /// include this one: nothing was fetched and nothing moved.
+    case notInRollout(UpdateIdentity, percent: Double)
     /// The kill switch: the pointer pins the bundle embedded in the app, now active — sent
     /// when it arrives and at each launch while it is persisted.
     case pinnedEmbedded(UpdateIdentity)
@@ -30,6 +33,8 @@ public enum UpdateEvent: Sendable, Hashable, CustomStringConvertible {
         case .launched(let identity, let origin): "launched \(identity) from \(origin)"
         case .installed(let identity): "installed \(identity)"
         case .unchanged(let identity): "unchanged \(identity)"
+        case .notInRollout(let identity, let percent):
+            "not in the rollout of \(identity): \(percent == percent.rounded() ? String(Int(percent)) : String(percent))% of devices"
         case .pinnedEmbedded(let identity): "pinned the embedded bundle by \(identity)"
         case .pinIgnored(let refusal): "ignored the persisted kill switch: \(refusal)"
         case .setAsideStale(let identity): "set aside the stale update \(identity): the embedded bundle decides"

@@ -31,6 +31,7 @@ struct DeviceFaultCase: Sendable, CustomStringConvertible {
     enum Result: Equatable {
         case unchanged
         case pinEmbedded
+        case notInRollout
         case refused(UpdateRefusal)
         case accepted(String)
     }
@@ -58,6 +59,7 @@ struct DeviceFaultCase: Sendable, CustomStringConvertible {
             switch try check.get() {
             case .unchanged: return .unchanged
             case .pinEmbedded: return .pinEmbedded
+            case .notInRollout: return .notInRollout
             case .fetch(let verified):
                 let update = try acceptance.acceptArtifact(artifact, for: verified, at: ShippingFixture.now)
                 return .accepted(update.label)

@@ -15,6 +15,11 @@ public struct AcceptancePolicy: Sendable {
     /// signed pointer of `beta`, with its higher seq, cannot be served as `stable`'s.
     /// `nil` checks nothing — only for an app whose key signs a single channel.
     public var channel: String?
+    /// The device's install id, which places it in a pointer's rollout (see
+    /// `ChannelPointer.Rollout.includes(installID:)`); keep it for the life of the install
+    /// (``BundleStore/installID()`` does). `nil`: the device takes only pointers whose
+    /// rollout is 100%, so a staged rollout never reaches a device it cannot place.
+    public var installID: String?
     /// What the app promises whatever bundle is active; every update must keep each of them.
     public var invariants: [AppInvariant]
     /// How far in the future a pointer's or an artifact's `created` may be, for clocks
@@ -38,6 +43,7 @@ public struct AcceptancePolicy: Sendable {
     ///   - keyring: The keys to trust.
     ///   - hostVersion: The app's version.
     ///   - channel: The channel the device follows.
+    ///   - installID: The device's install id, for rollouts: 1 to 128 bytes of visible ASCII.
     ///   - invariants: What every bundle must keep; none by default.
     ///   - clockSkew: The allowed clock skew; 5 minutes by default.
     ///   - artifactLimits: The artifact's caps.
@@ -47,13 +53,19 @@ public struct AcceptancePolicy: Sendable {
     ///   - interceptors: The app's Swift interceptors.
     ///   - ruleLogger: Receives the rules' output.
     public init(
-        keyring: Keyring, hostVersion: SemanticVersion, channel: String?, invariants: [AppInvariant] = [],
+        keyring: Keyring, hostVersion: SemanticVersion, channel: String?, installID: String? = nil,
+        invariants: [AppInvariant] = [],
         clockSkew: Duration = .seconds(300), artifactLimits: ArtifactLimits = .default,
         jsonLimits: CanonicalJSONLimits = .default, sandboxLimits: SandboxLimits = SandboxLimits(),
         deciderOptions: DeciderOptions = DeciderOptions(), interceptors: [SwiftInterceptor] = [],
         ruleLogger: Logger = Logger(label: "junction.lua")
     ) {
         precondition(clockSkew >= .zero, "a clock skew is not negative")
+        precondition(
+            installID.map { (1...128).contains($0.utf8.count) && $0.utf8.allSatisfy { (0x21...0x7E).contains($0) } }
+                ?? true,
+            "an install id is 1 to 128 bytes of visible ASCII")
+        self.installID = installID
         self.keyring = keyring
         self.hostVersion = hostVersion
         self.channel = channel

@@ -11,4 +11,8 @@ public enum PointerCheck: Sendable, Hashable {
     /// replayed old kill switch is refused like any stale pointer — so the device accepts
     /// its identity as the last accepted and fetches nothing.
     case pinEmbedded(VerifiedPointer)
+    /// The pointer announces a newer update, but its rollout does not include this device
+    /// (``AcceptancePolicy/installID``): nothing to fetch, and nothing moves — a later
+    /// pointer with a higher percent under the same salt takes the device in.
+    case notInRollout(VerifiedPointer)
 }

@@ -50,7 +50,9 @@ public struct UpdateAcceptance: Sendable {
     ///     ``PointerCheck/fetch(_:)`` (or ``PointerCheck/pinEmbedded(_:)``), so the device
     ///     repairs itself, while another artifact under that seq is still refused.
     /// - Returns: ``PointerCheck/unchanged(_:)`` for the update already held,
-    ///   ``PointerCheck/pinEmbedded(_:)`` for the kill switch, else ``PointerCheck/fetch(_:)``.
+    ///   ``PointerCheck/pinEmbedded(_:)`` for the kill switch (whatever its rollout),
+    ///   ``PointerCheck/notInRollout(_:)`` for an update rolled out to other devices, else
+    ///   ``PointerCheck/fetch(_:)``.
     /// - Throws: ``UpdateRefusal``: a pointer code, `wrongChannel`, `staleSeq`, `conflictingSeq`,
     ///   `previouslyFailed`, `pointerExpired`, `pointerFromFuture`, or
     ///   `artifactRefused(oversize)` for an artifact longer than the cap.
@@ -98,7 +100,10 @@ public struct UpdateAcceptance: Sendable {
         }
         try checkFreshness(of: verified, at: now)
         try checkAnnouncedLength(of: verified)
-        return pointer.pinEmbedded ? .pinEmbedded(verified) : .fetch(verified)
+        // The kill switch ignores the rollout: an emergency stop reaches every device.
+        if pointer.pinEmbedded { return .pinEmbedded(verified) }
+        let included = policy.installID.map(pointer.rollout.includes) ?? (pointer.rollout.percent >= 100)
+        return included ? .fetch(verified) : .notInRollout(verified)
     }
 
     /// The pointer, its signature verified.

@@ -241,6 +241,34 @@ public final class BundleStore: Sendable {
         }
     }
 
+    /// The device's install id, which places it in channel rollouts: 32 lowercase hex
+    /// digits, drawn from the system's random generator on first use and kept in
+    /// `install-id` (written like every file here: temporary name, `fsync`, rename, `fsync`
+    /// of the directory). A damaged file is replaced by a new id, with a warning — which
+    /// draws the device a new place in every rollout.
+    /// - Returns: The id.
+    /// - Throws: `StoreError` when no id could be read or written.
+    public func installID() throws(StoreError) -> String {
+        try lock.withLock { _ throws(StoreError) in
+            let path = directory + "/install-id"
+            do throws(StoreError) {
+                let bytes = try fileSystem.read(path, maximumBytes: 64)
+                let text = String(decoding: bytes, as: UTF8.self)
+                if text.utf8.count == 32, StoreRecord.isHash(text + String(repeating: "0", count: 32)) { return text }
+                logger.warning("\(path) is damaged; a new install id is drawn, and with it a new place in every rollout")
+            } catch where error.code == .notFound {
+                // The first use.
+            }
+            var generator = SystemRandomNumberGenerator()
+            let digits = Array("0123456789abcdef".utf8)
+            let id = String(decoding: (0..<32).map { _ in digits[Int(generator.next() % 16)] }, as: UTF8.self)
+            try prepareDirectories()
+            try place(Array(id.utf8), at: path)
+            try fileSystem.synchronizeDirectory(directory)
+            return id
+        }
+    }
+
     // MARK: - Paths
 
     private var statePath: String { directory + "/state.json" }

@@ -241,6 +241,9 @@ public actor BundleUpdater {
             await remember(response.etag, for: pointer)
             scheduleAfterSuccess()
             return .unchanged(identity, .sameUpdate)
+        case .notInRollout(let identity, let percent):
+            scheduleAfterSuccess()
+            return .unchanged(identity, .notInRollout(percent: percent))
         case .failed(.fetchFailed(let identity, let description)):
             let (error, retryAfter) =
                 fetchFailure.recorded ?? (UpdateTransportError(.badResponse, "\(identity): \(description)"), nil)
