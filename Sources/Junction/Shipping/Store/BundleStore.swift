@@ -255,9 +255,10 @@ public final class BundleStore: Sendable {
                 let bytes = try fileSystem.read(path, maximumBytes: 64)
                 let text = String(decoding: bytes, as: UTF8.self)
                 if text.utf8.count == 32, StoreRecord.isHash(text + String(repeating: "0", count: 32)) { return text }
-                logger.warning("\(path) is damaged; a new install id is drawn, and with it a new place in every rollout")
+                logger.warning(
+                    "\(path) is damaged; a new install id is drawn, and with it a new place in every rollout")
             } catch where error.code == .notFound {
-                // The first use.
+                // The first use: draw one.
             }
             var generator = SystemRandomNumberGenerator()
             let digits = Array("0123456789abcdef".utf8)
