@@ -257,7 +257,7 @@ public final class BundleStore: Sendable {
                 if text.utf8.count == 32, StoreRecord.isHash(text + String(repeating: "0", count: 32)) { return text }
                 logger.warning(
                     "\(path) is damaged; a new install id is drawn, and with it a new place in every rollout")
-            } catch where error.code == .notFound {
+            } catch  where error.code == .notFound {
                 // The first use: draw one.
             }
             var generator = SystemRandomNumberGenerator()
