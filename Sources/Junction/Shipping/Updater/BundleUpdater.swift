@@ -71,7 +71,8 @@ public actor BundleUpdater {
     ///   - embedded: The artifact shipped inside the app.
     ///   - whenStale: What decides once the update in force is past its expiry.
     ///   - configuration: How to poll.
-    ///   - transport: How to reach the host.
+    ///   - transport: How to reach the host: by default ``FileTransport`` for a `file://`
+    ///     channel, else a ``URLSessionTransport`` of the updater's own.
     ///   - wallClock: The time, read at the launch and as each poll starts: what pointers'
     ///     and artifacts' dates are judged by.
     ///   - logger: Where polls are logged (label `junction.update`).
@@ -81,7 +82,7 @@ public actor BundleUpdater {
     public static func launch(
         channel: URL, acceptance: UpdateAcceptance, store: BundleStore, embedded: [UInt8],
         whenStale: StaleBundlePolicy = .keepDeciding, configuration: UpdaterConfiguration = UpdaterConfiguration(),
-        transport: any UpdateTransport, wallClock: @escaping @Sendable () -> Date = { Date() },
+        transport: (any UpdateTransport)? = nil, wallClock: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "junction.update")
     ) throws(BundleUpdaterError) -> BundleUpdater {
         let location: ChannelLocation
@@ -93,7 +94,8 @@ public actor BundleUpdater {
                 logger: logger)
         } catch { throw .embeddedRefused(error) }
         return BundleUpdater(
-            installer: installer, channel: location, store: store, configuration: configuration, transport: transport,
+            installer: installer, channel: location, store: store, configuration: configuration,
+            transport: transport ?? (channel.isFileURL ? FileTransport() : URLSessionTransport()),
             wallClock: wallClock, logger: logger)
     }
 
