@@ -17,6 +17,7 @@ import Synchronization
 public final class NginxServer: Sendable {
     /// Why the server could not be run.
     public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong, with nginx's error log when it ran.
         public let description: String
     }
 

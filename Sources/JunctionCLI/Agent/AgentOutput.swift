@@ -1,0 +1,111 @@
+import Foundation
+import Junction
+
+/// What `junction agent` prints: the launch, each poll, and the decisions after it — as
+/// lines a person follows, or with `--json` one object per line.
+struct AgentOutput {
+    var json: Bool
+    var decide: [String]
+    var context: ContextSnapshot
+
+    func launched(_ status: UpdateStatus, policy: ActivePolicy) {
+        if json {
+            var object = JSONWriter()
+            object.add("event", .string("launched"))
+            Self.add(status, to: &object)
+            emit(object.rendered)
+        } else {
+            emit("launched \(status)")
+        }
+        decisions(policy)
+    }
+
+    func poll(_ poll: UpdatePoll, policy: ActivePolicy) {
+        if json {
+            var object = JSONWriter()
+            object.add("event", .string(poll.outcome.name))
+            switch poll.outcome {
+            case .activated(let identity, let origin):
+                Self.add(identity, to: &object)
+                object.add("origin", .string(origin.rawValue))
+            case .unchanged(let identity, let reason):
+                if let identity { Self.add(identity, to: &object) }
+                object.add("reason", .string(reason.description))
+            case .refused(let failure):
+                switch failure {
+                case .refused(let refusal):
+                    if let identity = refusal.identity { Self.add(identity, to: &object) }
+                    object.add("code", .string(refusal.code.description))
+                    object.add("reason", .string(refusal.description))
+                case .fetchFailed(let identity, _), .notPersisted(let identity, _):
+                    Self.add(identity, to: &object)
+                    object.add("code", .string(Self.code(failure)))
+                    object.add("reason", .string(failure.description))
+                }
+            case .unreachable(let error, let next):
+                object.add("code", .string(error.code.rawValue))
+                object.add("http_status", error.status.map { .raw(String($0)) } ?? .null)
+                object.add("reason", .string(error.description))
+                object.add("next_attempt", .string(next.formatted(.iso8601)))
+            }
+            object.add("status", .string(Self.condition(poll.status.condition)))
+            var active = JSONWriter()
+            Self.add(poll.status, to: &active)
+            object.add("active", .raw(active.rendered))
+            emit(object.rendered)
+        } else {
+            emit("\(poll.outcome)\n  now: \(poll.status)")
+        }
+        decisions(policy)
+    }
+
+    private func decisions(_ policy: ActivePolicy) {
+        for url in decide {
+            let decision = policy.decide(RouteRequest(url), context: context)
+            if json {
+                var object = JSONWriter()
+                object.add("event", .string("decision"))
+                object.add("url", .string(url))
+                object.add("decision", .raw(DecisionRendering.json(decision, timing: false)))
+                emit(object.rendered)
+            } else {
+                emit("  \(url) → \(decision.summary)")
+            }
+        }
+    }
+
+    /// Written straight to the descriptor, unbuffered: a reader on a pipe sees each line
+    /// when it happens, and an interrupt loses nothing.
+    private func emit(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    private static func add(_ identity: UpdateIdentity, to object: inout JSONWriter) {
+        object.add("seq", .raw(String(identity.seq)))
+        object.add("sha256", .string(identity.artifactSHA256))
+    }
+
+    private static func add(_ status: UpdateStatus, to object: inout JSONWriter) {
+        add(status.active, to: &object)
+        object.add("origin", .string(status.origin.rawValue))
+        object.add("status", .string(condition(status.condition)))
+        object.add("expires", .string(status.expires.formatted(.iso8601)))
+        object.add("pinned_by", status.pinnedBy.map { .raw(String($0.seq)) } ?? .null)
+    }
+
+    private static func condition(_ condition: UpdateCondition) -> String {
+        switch condition {
+        case .ok: "ok"
+        case .stale: "stale"
+        case .failed: "failed"
+        }
+    }
+
+    private static func code(_ failure: UpdateFailure) -> String {
+        switch failure {
+        case .refused(let refusal): refusal.code.description
+        case .fetchFailed: "fetchFailed"
+        case .notPersisted: "notPersisted"
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Junction
+import JunctionArtifact
+import JunctionAuthoring
+import JunctionCore
+import JunctionLua
+import Logging
+
+/// What `junction agent`'s options come to: the channel, the device's acceptance policy,
+/// its store, the embedded artifact and how to poll. Every option is checked here, before
+/// anything is launched, so a mistake exits 2 with what and where.
+struct AgentSetup {
+    var channel: URL
+    var policy: AcceptancePolicy
+    var store: BundleStore
+    var embedded: [UInt8]
+    var configuration: UpdaterConfiguration
+    var transport: any UpdateTransport
+    var logger: Logger
+    var context: ContextSnapshot
+
+    init(_ command: AgentCommand) throws(UsageError) {
+        guard let channel = URL(string: command.channel), (try? ChannelLocation(channel)) != nil else {
+            let reason: String
+            do {
+                _ = try ChannelLocation(URL(string: command.channel) ?? URL(fileURLWithPath: "/"))
+                reason = "not a URL"
+            } catch { reason = error.message }
+            throw UsageError("--channel \"\(command.channel.prefix(200))\": \(reason)")
+        }
+        self.channel = channel
+        let channelName = String(channel.lastPathComponent.dropLast(".json".count))
+
+        guard !command.pubkey.isEmpty else { throw UsageError("--pubkey: give at least one public key file") }
+        var keys: [VerificationKey] = []
+        for path in command.pubkey {
+            do { keys.append(try KeyFile.readVerificationKey(at: path)) } catch {
+                throw UsageError("--pubkey \(path): \(error)")
+            }
+        }
+        let hostVersion: SemanticVersion
+        do { hostVersion = try SemanticVersion(parsing: command.hostVersion) } catch {
+            throw UsageError("--host-version \"\(command.hostVersion.prefix(40))\": \(error)")
+        }
+        do { context = ContextSnapshot(try KeyValueArguments.parse(command.context, option: "--context")) } catch {
+            throw UsageError(error.message)
+        }
+        let interval = try Self.seconds(command.interval, option: "--interval")
+        let deadline = try Self.seconds(command.deadline, option: "--deadline")
+        guard deadline > .zero else { throw UsageError("--deadline must be more than 0 seconds") }
+
+        do {
+            try FileManager.default.createDirectory(atPath: command.state, withIntermediateDirectories: true)
+        } catch {
+            throw UsageError("--state \(command.state): cannot create it: \(error.localizedDescription)")
+        }
+        let directory = URL(fileURLWithPath: command.state).standardizedFileURL.path
+        var logger = Logger(label: "junction.update") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = command.verbose ? .info : .warning
+        store = BundleStore(directory: directory, logger: logger)
+
+        let installID: String
+        if let given = command.installID {
+            guard (1...128).contains(given.utf8.count), given.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+                throw UsageError("--install-id: 1 to 128 visible ASCII characters")
+            }
+            installID = given
+        } else {
+            do { installID = try store.installID() } catch {
+                throw UsageError("--state \(command.state): the install id cannot be kept there: \(error)")
+            }
+        }
+
+        var trusted = keys
+        (embedded, trusted) = try Self.embedded(command.embedded, keys: keys)
+        policy = AcceptancePolicy(
+            keyring: Keyring(trusted), hostVersion: hostVersion, channel: channelName, installID: installID,
+            ruleLogger: logger)
+        configuration = UpdaterConfiguration(
+            interval: interval, intervalSpread: command.once ? 0 : 0.1, attemptDeadline: deadline)
+        transport = channel.isFileURL ? FileTransport() : URLSessionTransport()
+        self.logger = logger
+    }
+
+    /// The embedded artifact and the keys that vouch for it: a `.jbundle` as it is (signed by
+    /// one of `keys`), or a folder or nothing built in memory and signed by a throwaway key
+    /// added to the keyring. Its private half is never written and gone when this returns, so
+    /// it can sign nothing else.
+    private static func embedded(_ path: String?, keys: [VerificationKey]) throws(UsageError) -> (
+        [UInt8], [VerificationKey]
+    ) {
+        var isDirectory: ObjCBool = false
+        if let path, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            do { return (try ArtifactFile.read(path, limits: .default), keys) } catch {
+                throw UsageError("--embedded \(path): \(error)")
+            }
+        }
+        let bundle: RuleBundle
+        if let path {
+            guard isDirectory.boolValue else { throw UsageError("--embedded \(path): no such file or folder") }
+            do { bundle = try RuleBundle.load(directory: path) } catch {
+                throw UsageError("--embedded \(path): the bundle does not load:\n\(error)")
+            }
+        } else {
+            do {
+                bundle = try RuleBundle(
+                    directory: "embedded",
+                    manifest: BundleManifest(name: "embedded", version: .integer(0)),
+                    routes: try RouteTable(routes: []), sources: [], tests: [])
+            } catch { throw UsageError("the empty embedded bundle cannot be built: \(error)") }
+        }
+        let throwaway = SigningKey()
+        let now = Date()
+        do {
+            let bytes = try BundleBuildCommand.artifact(
+                of: bundle, created: now.addingTimeInterval(-60), expires: now.addingTimeInterval(3_650 * 86_400),
+                key: throwaway)
+            return (bytes, keys + [throwaway.publicKey])
+        } catch { throw UsageError("--embedded \(path ?? "(none)"): cannot be built: \(error)") }
+    }
+
+    /// A number of seconds, at most a day.
+    private static func seconds(_ text: String, option: String) throws(UsageError) -> Duration {
+        guard text.wholeMatch(of: /[0-9]{1,5}(\.[0-9]{1,3})?/) != nil, let value = Double(text), value <= 86_400 else {
+            throw UsageError("\(option) \"\(text.prefix(40))\" is not a number of seconds from 0 to 86400 (0.5)")
+        }
+        return .milliseconds(Int64((value * 1_000).rounded()))
+    }
+}
