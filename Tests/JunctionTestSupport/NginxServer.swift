@@ -57,6 +57,13 @@ public final class NginxServer: Sendable {
         try? FileManager.default.removeItem(atPath: prefix)
     }
 
+    /// Every request served so far, oldest first: `GET /channels/stable.json 304 180`
+    /// (method, path, status, bytes sent).
+    public var requests: [String] {
+        ((try? String(contentsOfFile: prefix + "/logs/access.log", encoding: .utf8)) ?? "").split(separator: "\n")
+            .map(String.init)
+    }
+
     /// `http://127.0.0.1:PORT` followed by `path`.
     public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
@@ -118,7 +125,8 @@ public final class NginxServer: Sendable {
             error_log \(prefix)/logs/error.log warn;
             events { worker_connections 256; }
             http {
-              access_log off;
+              log_format junction '$request_method $uri $status $bytes_sent';
+              access_log \(prefix)/logs/access.log junction;
               client_body_temp_path \(prefix)/body;
               proxy_temp_path \(prefix)/proxy;
               fastcgi_temp_path \(prefix)/fastcgi;

@@ -31,11 +31,13 @@ final class UpdaterFixture: Sendable {
     /// An updater launched on the fixture's store, as an app launch would.
     func launch(
         configuration: UpdaterConfiguration = UpdaterFixture.configuration,
-        whenStale: StaleBundlePolicy = .keepDeciding
+        whenStale: StaleBundlePolicy = .keepDeciding, channel: URL = FakeHost.channelURL,
+        transport: (any UpdateTransport)? = nil
     ) throws -> BundleUpdater {
         try BundleUpdater.launch(
-            channel: FakeHost.channelURL, acceptance: InstallerFixture.acceptance, store: store,
-            embedded: InstallerFixture.embedded, whenStale: whenStale, configuration: configuration, transport: host,
+            channel: channel, acceptance: InstallerFixture.acceptance, store: store,
+            embedded: InstallerFixture.embedded, whenStale: whenStale, configuration: configuration,
+            transport: transport ?? host,
             wallClock: { [self] in now }, logger: log.logger)
     }
 
