@@ -124,7 +124,10 @@ let package = Package(
         ),
         .testTarget(
             name: "JunctionCLITests",
-            dependencies: ["JunctionCLI", "JunctionArtifact", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "JunctionCLI", "JunctionArtifact", "JunctionTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             resources: [.copy("Fixtures"), .copy("Snapshots")],
             swiftSettings: strictSettings
         ),
