@@ -77,7 +77,7 @@ struct AgentCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON object per line.")
     var json = false
 
-    @Flag(name: .long, help: "Log what the updater and the store do (info and above) on standard error.")
+    @Flag(name: .long, help: "Log what the updater and the store do on standard error (by default only errors).")
     var verbose = false
 
     func run() async throws {

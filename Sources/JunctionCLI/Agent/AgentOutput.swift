@@ -54,7 +54,11 @@ struct AgentOutput {
             object.add("active", .raw(active.rendered))
             emit(object.rendered)
         } else {
-            emit("\(poll.outcome)\n  now: \(poll.status)")
+            let status = poll.status
+            let pin = status.pinnedBy.map { ", pinned by \($0)" } ?? ""
+            emit(
+                "\(poll.outcome)\n  now: \(status.active) from \(status.origin)\(pin): \(Self.condition(status.condition))"
+            )
         }
         decisions(policy)
     }

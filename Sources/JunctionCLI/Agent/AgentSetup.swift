@@ -56,7 +56,8 @@ struct AgentSetup {
         }
         let directory = URL(fileURLWithPath: command.state).standardizedFileURL.path
         var logger = Logger(label: "junction.update") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = command.verbose ? .info : .warning
+        // Every poll is printed as an event; the log adds only what no event says.
+        logger.logLevel = command.verbose ? .info : .error
         store = BundleStore(directory: directory, logger: logger)
 
         let installID: String

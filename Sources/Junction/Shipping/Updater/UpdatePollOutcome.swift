@@ -54,7 +54,8 @@ public enum UpdatePollOutcome: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .unchanged(let identity, let reason): "unchanged \(identity.map { "\($0) " } ?? "")(\(reason))"
         case .activated(let identity, let origin): "activated \(identity) from \(origin)"
-        case .refused(let failure): "refused: \(failure)"
+        case .refused(.refused(let refusal)): "refused: \(refusal)"
+        case .refused(let failure): "refused, \(failure)"
         case .unreachable(let error, let next):
             "unreachable: \(error); next attempt at \(next.formatted(.iso8601))"
         }
