@@ -38,4 +38,42 @@ import Testing
         #expect(await router.decider.bundle?.manifest.version == installer.policy.current.bundle?.manifest.version)
         #expect(await router.policy.current.identity == InstallerFixture.identity6)
     }
+
+    @Test func theUpdaterSnippetDoesWhatItSays() async throws {
+        let opsKey = ShippingFixture.key.publicKey
+        let supportDirectory = InstallerFixture.directory()
+        defer { InstallerFixture.remove(supportDirectory) }
+        try FileManager.default.createDirectory(atPath: supportDirectory, withIntermediateDirectories: true)
+        let embeddedArtifact = InstallerFixture.embedded
+        let host = FakeHost()
+        host.publish(artifact: InstallerFixture.artifact6, pointer: InstallerFixture.pointer6)
+        let now = ShippingFixture.now
+
+        let store = BundleStore(directory: supportDirectory + "/junction")
+        let acceptance = UpdateAcceptance(
+            policy: AcceptancePolicy(
+                keyring: Keyring([opsKey]), hostVersion: SemanticVersion(6, 2), channel: "stable",
+                installID: try store.installID(),
+                invariants: [AppInvariant("home always opens", open: "myapp://home", expect: .opens(route: "home"))]))
+        let updater = try BundleUpdater.launch(
+            channel: URL(string: "https://cdn.example.com/junction/channels/stable.json")!,
+            acceptance: acceptance, store: store, embedded: embeddedArtifact, transport: host, wallClock: { now })
+        #expect(updater.policy.current.origin == .embedded)
+        let router = await Router(policy: updater.policy)
+        await updater.start()
+        #expect(updater.configuration.interval == .seconds(15 * 60))
+
+        for await poll in updater.polls {
+            #expect(poll.outcome.name == "activated")
+            #expect(
+                "\(poll)"
+                    == "activated \(InstallerFixture.identity6) from update — \(InstallerFixture.identity6) from update: ok"
+            )
+            break
+        }
+        #expect(await router.policy.current.identity == InstallerFixture.identity6)
+        let again = await updater.checkNow()
+        #expect(again.outcome == .unchanged(InstallerFixture.identity6, .notModified))
+        await updater.stop()
+    }
 }
