@@ -124,18 +124,34 @@ import Testing
         let second = try await agent.await(event: "activated", seq: 2)
         #expect(second.decisions.map(Self.route) == ["user.page"], "the decision changed without a release")
 
-        // v3 is v1 again, its object tampered with on the server.
-        try publish(try ShippingFixtures.builds.twentyDays)
+        // v3 is published to a staging folder and uploaded with one byte of its object
+        // changed — the object before the pointer, as publish writes them.
+        let staging = folder + "/staging"
+        try FileManager.default.copyItem(atPath: site, toPath: staging)
+        let staged = try CLIRunner.run([
+            "bundle", "publish", try ShippingFixtures.builds.twentyDays, "--to", staging, "--channel", "stable",
+            "--key", key,
+        ])
+        #expect(staged.status == 0, "\(staged.stdout)\(staged.stderr)")
         let pointer = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: site + "/channels/stable.json")))
+            with: Data(contentsOf: URL(fileURLWithPath: staging + "/channels/stable.json")))
         let sha256 = try #require(
             ((pointer as? [String: Any])?["signed"] as? [String: Any]).flatMap {
                 ($0["artifact"] as? [String: Any])?["sha256"] as? String
             })
-        var object = try ShippingFixtures.bytes(site + "/objects/\(sha256).jbundle")
+        var object = try ShippingFixtures.bytes(staging + "/objects/\(sha256).jbundle")
         object[object.count / 2] ^= 0x01
-        // Not atomic on purpose: a server's disk is what it is.
         try Data(object).write(to: URL(fileURLWithPath: site + "/objects/\(sha256).jbundle"))
+        // The pointer by rename, a second after the one it replaces, as publish dates it
+        // (nginx's ETag is the modification second and the size).
+        let live = site + "/channels/stable.json"
+        let previous = try FileManager.default.attributesOfItem(atPath: live)[.modificationDate] as? Date ?? Date()
+        let upload = site + "/channels/.stable.json.upload"
+        try Data(contentsOf: URL(fileURLWithPath: staging + "/channels/stable.json")).write(
+            to: URL(fileURLWithPath: upload))
+        try FileManager.default.setAttributes(
+            [.modificationDate: max(Date(), previous.addingTimeInterval(1))], ofItemAtPath: upload)
+        #expect(rename(upload, live) == 0)
         let refused = try await agent.await(event: "refused", seq: 3)
         #expect(refused.poll["code"] as? String == "artifactHashMismatch")
         #expect(refused.decisions.map(Self.route) == ["user.page"], "v2 keeps deciding")

@@ -55,10 +55,12 @@ public final class URLSessionTransport: UpdateTransport, Sendable {
         let exchange = Exchange(request: request, task: task)
         exchanges.add(exchange, for: task.taskIdentifier)
         defer { exchanges.remove(task.taskIdentifier) }
-        let deadline = Task {
-            try? await Task.sleep(until: request.deadline, clock: .continuous)
-            if !Task.isCancelled { exchange.expire() }
-        }
+        // A dispatch timer, not a task: the deadline fires even while every thread of the
+        // cooperative pool is busy.
+        let deadline = DispatchWorkItem { exchange.expire() }
+        let (seconds, attoseconds) = (request.deadline - ContinuousClock.now).components
+        let nanoseconds = max(0, min(seconds, 86_400 * 365)) * 1_000_000_000 + attoseconds / 1_000_000_000
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds)), execute: deadline)
         defer { deadline.cancel() }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
