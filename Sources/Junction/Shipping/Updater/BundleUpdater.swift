@@ -284,7 +284,9 @@ public actor BundleUpdater {
 
     private func unreachable(_ error: UpdateTransportError, retryAfter: Duration?) -> UpdatePollOutcome {
         var wait = Duration.zero
-        if error.code != .cancelled {
+        // A poll that was cancelled is no failure; a transport that says `cancelled` on its
+        // own is, or the loop would poll again at once, and again.
+        if !(error.code == .cancelled && Task.isCancelled) {
             failuresInARow += 1
             let backoff = RetrySchedule(
                 base: min(configuration.backoff.base, configuration.interval),

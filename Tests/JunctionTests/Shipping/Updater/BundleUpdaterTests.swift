@@ -312,6 +312,25 @@ import Testing
         #expect(await updater.nextAttempt <= clock.now, "a cancelled poll is not a failure to back off from")
     }
 
+    /// A transport that answers `cancelled` while nobody cancelled the poll is a failure to
+    /// back off from, not a reason to poll again at once.
+    @Test func aCancelledAnswerNobodyAskedForBacksOff() async throws {
+        let world = UpdaterFixture()
+        world.host.fault(FakeHost.pointerPath, .error(.cancelled))
+        let updater = try world.launch()
+        var waits: [Double] = []
+        for _ in 1...8 {
+            guard case .unreachable(let error, let next) = await updater.checkNow().outcome else {
+                Issue.record("expected unreachable")
+                return
+            }
+            #expect(error.code == .cancelled)
+            waits.append(next.timeIntervalSince(world.now))
+        }
+        // Full jitter up to 2, 4 … 256 s: all eight under half a second is out of reach.
+        #expect(waits.contains { $0 > 0.5 }, "\(waits)")
+    }
+
     @Test func startPollsAtTheIntervalUntilStopped() async throws {
         let world = UpdaterFixture()
         world.host.publish(artifact: Fixture.artifact5, pointer: Fixture.pointer5)
