@@ -25,9 +25,11 @@ public struct SandboxLimits: Sendable, Hashable {
     /// rule. A decision is a ``RuleEngine/withSession(context:_:)``, which a `Decider`
     /// opens for each request. 2,000,000 by default.
     public var decisionInstructions: Int
-    /// The longest one decision (or one evaluation outside a decision, or the loading of one
-    /// file) may run: a backstop for work the instruction count cannot see, such as one
-    /// instruction comparing two long strings or copying a long list of arguments. The
+    /// The most CPU time one decision (or one evaluation outside a decision, or the loading
+    /// of one file) may take: a backstop for work the instruction count cannot see, such as
+    /// one instruction comparing two long strings or copying a long list of arguments. It is
+    /// the thread's CPU time, so a device too busy to run the rule — other apps, 20 threads
+    /// on 2 cores — does not make it fail: the time a thread waits is not the rule's. The
     /// clock starts at the first count interval and is read once an interval; once an
     /// interval is slow, the count is checked ten instructions at a time. Unlike the
     /// instruction budgets it depends on the device's speed, so ordinary rules — which

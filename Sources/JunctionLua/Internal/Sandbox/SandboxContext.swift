@@ -30,11 +30,11 @@ struct SandboxContext {
     /// interval, or ten once an interval has been slow (see ``checkClock(_:)``).
     var countInterval: Int32
     /// ``SandboxLimits/decisionTime`` in nanoseconds. Times here are plain integers, read
-    /// from the monotonic clock: a `ContinuousClock.Instant` field would give this struct,
+    /// from the thread's CPU clock: a `ContinuousClock.Instant` field would give this struct,
     /// which every charge and count event touches, a layout known only at run time.
     let timeLimit: Int
     /// When the current decision (or evaluation outside one) must end, in nanoseconds of
-    /// the monotonic clock: `timeLimit` after the first count event, which starts the clock
+    /// the thread's CPU clock: `timeLimit` after the first count event, which starts the clock
     /// (a rule that ends within one interval never reads it); 0 until then.
     var deadline = 0
     /// When the count hook last read the clock.
@@ -108,7 +108,10 @@ struct SandboxContext {
     static func checkClock(_ state: OpaquePointer?) {
         let context = SandboxContext.of(state)
         var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
+        // The thread's CPU time, not the wall clock: time the thread waits — preempted,
+        // starved by a busy device — is not the rule's work, and must not refuse a good
+        // bundle while it loads or runs its tests. A decision runs on one thread.
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         let now = Int(time.tv_sec) &* 1_000_000_000 &+ Int(time.tv_nsec)
         guard context.pointee.deadline != 0 else {
             context.pointee.deadline = now + context.pointee.timeLimit
