@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Junction
 
 /// `junction eval URL --bundle DIR`: the decision for one URL.
@@ -14,12 +15,24 @@ struct EvalCommand: ParsableCommand {
             them: --context user.id=42 --context vip=true --context app_version=\\"5.2.0\\". \
             Exit status: 0 when the decision opens, responds, gates or hands over; 1 when it rejects \
             or nothing matches; 2 when the bundle does not load; 3 when a --context or --param does \
-            not parse or does not fit the schema, or --source is not a source of the bundle.
+            not parse or does not fit the schema, or --source is not a source of the bundle. \
+            With --urls FILE, every line of the corpus is decided, on every core, and printed in \
+            order — one line each, or one JSON object each with --json; a line's own source and \
+            context replace --source and --context. Exit status then: 0 when every line was \
+            decided, 2 when the bundle does not load, 3 when a line cannot be read (FILE:LINE: \
+            error: …, after the lines before it) or an option does not parse.
             """
     )
 
     @Argument(help: ArgumentHelp("The URL to open.", valueName: "url"))
-    var url: String
+    var url: String?
+
+    @Option(
+        name: .customLong("urls"),
+        help: ArgumentHelp(
+            "A corpus to decide instead, one request a line: a URL, or {\"url\", \"source\", \"context\", \"params\"} (- reads standard input).",
+            valueName: "file"))
+    var corpus: String?
 
     @Option(name: .long, help: ArgumentHelp("The bundle folder.", valueName: "dir"))
     var bundle: String
@@ -43,6 +56,13 @@ struct EvalCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        if let corpus {
+            guard url == nil, !explain else {
+                throw UsageError("--urls decides a corpus: give no URL and no --explain with it").report("eval")
+            }
+            return try runCorpus(corpus)
+        }
+        guard let url else { throw UsageError("give a URL to open, or --urls FILE").report("eval") }
         let params: [String: RuleValue]
         do {
             // What can be checked without the bundle is, first: a typo costs no load.
@@ -88,6 +108,68 @@ struct EvalCommand: ParsableCommand {
         switch decision.outcome {
         case .reject, .unmatched: throw ExitCode(1)
         default: break
+        }
+    }
+
+    /// `--urls`: the corpus decided in batches, every core deciding, printed in order.
+    private func runCorpus(_ path: String) throws {
+        let params: [String: RuleValue]
+        do {
+            _ = try KeyValueArguments.split(context, option: "--context")
+            params = try KeyValueArguments.parse(param, option: "--param")
+        } catch {
+            printError(error.message)
+            throw ExitCode(3)
+        }
+        let loaded: LoadedBundle
+        switch LoadedBundle.load(bundle, showLogs: false) {
+        case .success(let value): loaded = value
+        case .failure(let error):
+            for diagnostic in error.diagnostics { printError(diagnostic.description) }
+            throw ExitCode(2)
+        }
+        let manifest = loaded.bundle.manifest
+        if let message = manifest.unknownSourceMessage(source) {
+            printError("--source: \(message)")
+            throw ExitCode(3)
+        }
+        let defaults: BatchDecisions.Defaults
+        do {
+            defaults = BatchDecisions.Defaults(
+                source: RequestSource(rawValue: source),
+                context: ContextSnapshot(
+                    try KeyValueArguments.parse(context, option: "--context", schema: manifest.context)))
+        } catch {
+            printError(error.message)
+            throw ExitCode(3)
+        }
+        let json = self.json
+        var reader: CorpusReader
+        do { reader = try CorpusReader(path: path) } catch {
+            printError(error.description)
+            throw ExitCode(3)
+        }
+        let output = FileHandle.standardOutput
+        while true {
+            // The lines before a bad one are decided and printed first.
+            var (entries, failure) = reader.nextBatch()
+            for index in entries.indices {
+                entries[index].params.merge(params) { own, _ in own }
+                if let source = entries[index].source, let message = manifest.unknownSourceMessage(source) {
+                    failure = CorpusError(file: path, line: entries[index].line, message: "source: \(message)")
+                    entries.removeSubrange(index...)
+                    break
+                }
+            }
+            let lines = BatchDecisions.render(entries, decider: loaded.decider, defaults: defaults) { _, decision in
+                json ? DecisionRendering.json(decision, timing: false) : "\(decision.request.url) → \(decision.summary)"
+            }
+            if !lines.isEmpty { output.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
+            if let failure {
+                printError(failure.description)
+                throw ExitCode(3)
+            }
+            if entries.isEmpty { return }
         }
     }
 }

@@ -1,0 +1,133 @@
+import Foundation
+import Junction
+
+/// Reads a corpus of requests, one per line, in batches: a URL as text, or a JSON object
+/// `{"url": …, "source": …, "context": {…}, "params": {…}}` — the line a router's decision
+/// export writes (only `url` is required). Blank lines and lines starting with `#` are
+/// skipped. Each line is at most ``maximumLineBytes``; a longer one is an error naming its
+/// line, and the file is never held whole: batches of ``batchSize`` entries are read as
+/// they are decided.
+struct CorpusReader {
+    /// The longest line read.
+    static let maximumLineBytes = 65_536
+    /// How many entries a batch holds.
+    static let batchSize = 4_096
+
+    private let file: String
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private var offset = 0
+    private var atEnd = false
+    private var lineNumber = 0
+    private let decoder = JSONDecoder()
+
+    /// A reader of `path` (`-` for standard input).
+    init(path: String) throws(CorpusError) {
+        file = path
+        if path == "-" {
+            handle = FileHandle.standardInput
+        } else {
+            guard let opened = FileHandle(forReadingAtPath: path) else {
+                throw CorpusError(file: path, line: 0, message: "cannot be read")
+            }
+            handle = opened
+        }
+    }
+
+    /// The next batch — empty at the end of the file — and, when a line cannot be read,
+    /// the error: the entries before that line are still returned, to be decided first.
+    mutating func nextBatch() -> (entries: [CorpusEntry], failure: CorpusError?) {
+        var entries: [CorpusEntry] = []
+        do {
+            while entries.count < Self.batchSize, let line = try nextLine() {
+                if let entry = try entry(line) { entries.append(entry) }
+            }
+        } catch {
+            return (entries, error)
+        }
+        return (entries, nil)
+    }
+
+    /// The next line's bytes without its end, or `nil` at the end of the file.
+    private mutating func nextLine() throws(CorpusError) -> ArraySlice<UInt8>? {
+        while true {
+            if let end = buffer[offset...].firstIndex(of: 0x0A) {
+                let line = buffer[offset..<end]
+                offset = end + 1
+                lineNumber += 1
+                try checkLength(line.count, line: lineNumber)
+                return line.last == 0x0D ? line.dropLast() : line
+            }
+            if atEnd {
+                guard offset < buffer.count else { return nil }
+                let line = buffer[offset...]
+                offset = buffer.count
+                lineNumber += 1
+                try checkLength(line.count, line: lineNumber)
+                return line
+            }
+            // A line still without its end is not read past the limit.
+            try checkLength(buffer.count - offset, line: lineNumber + 1)
+            buffer.removeFirst(offset)
+            offset = 0
+            let chunk = handle.readData(ofLength: 1 << 16)
+            if chunk.isEmpty { atEnd = true } else { buffer.append(contentsOf: chunk) }
+        }
+    }
+
+    private func checkLength(_ count: Int, line: Int) throws(CorpusError) {
+        guard count <= Self.maximumLineBytes else {
+            throw CorpusError(
+                file: file, line: line,
+                message: "the line is longer than \(Self.maximumLineBytes) bytes; a corpus line is one request")
+        }
+    }
+
+    private func entry(_ bytes: ArraySlice<UInt8>) throws(CorpusError) -> CorpusEntry? {
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        if text.isEmpty || text.hasPrefix("#") { return nil }
+        guard text.hasPrefix("{") else {
+            guard !text.contains(where: \.isWhitespace) else {
+                throw error("a URL has no spaces; write one URL per line, or a JSON object {\"url\": …}")
+            }
+            return CorpusEntry(url: text, params: [:], line: lineNumber)
+        }
+        let fields: [String: CorpusJSONValue]
+        do { fields = try decoder.decode([String: CorpusJSONValue].self, from: Data(bytes)) } catch {
+            throw self.error("not a JSON object: \(Self.reason(error))")
+        }
+        for key in fields.keys where !["url", "source", "context", "params"].contains(key) {
+            throw error("unknown field \"\(key.prefix(40))\"; a corpus line has url, source, context and params")
+        }
+        guard case .string(let url)? = fields["url"], !url.isEmpty else {
+            throw error("\"url\" is missing or not text")
+        }
+        var entry = CorpusEntry(url: url, params: [:], line: lineNumber)
+        switch fields["source"] {
+        case .string(let source)?: entry.source = source
+        case nil, .null?: break
+        default: throw error("\"source\" is not text")
+        }
+        switch fields["context"] {
+        case .object(let context)?: entry.context = context.mapValues(\.ruleValue)
+        case nil, .null?: break
+        default: throw error("\"context\" is not an object")
+        }
+        switch fields["params"] {
+        case .object(let params)?: entry.params = params.mapValues(\.ruleValue)
+        case nil, .null?: break
+        default: throw error("\"params\" is not an object")
+        }
+        return entry
+    }
+
+    private func error(_ message: String) -> CorpusError { CorpusError(file: file, line: lineNumber, message: message) }
+
+    private static func reason(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .dataCorrupted(let context)?: context.debugDescription
+        case .typeMismatch(_, let context)?: context.debugDescription
+        default: "\(error)"
+        }
+    }
+}
