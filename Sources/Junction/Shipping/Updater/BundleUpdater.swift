@@ -59,7 +59,6 @@ public actor BundleUpdater {
     private var nextPoll: ContinuousClock.Instant
     private var inFlight: Task<UpdatePoll, Never>?
     private var loop: Task<Void, Never>?
-    private var generator = SystemRandomNumberGenerator()
 
     /// Launches the device's bundle (see ``BundleInstaller/launch(acceptance:store:embedded:whenStale:at:logger:)``:
     /// the persisted update, verified again, else the last-known-good, else `embedded`) and
@@ -278,7 +277,9 @@ public actor BundleUpdater {
     private func scheduleAfterSuccess() {
         failuresInARow = 0
         let spread = configuration.intervalSpread
-        let factor = spread > 0 ? Double.random(in: (1 - spread)...(1 + spread), using: &generator) : 1
+        // The system generator, drawn without a stored generator: a zero-sized value passed
+        // `inout` shares one address across actors, which the thread sanitizer reports as a race.
+        let factor = spread > 0 ? Double.random(in: (1 - spread)...(1 + spread)) : 1
         nextPoll = clock.now + configuration.interval * factor
     }
 
@@ -291,7 +292,7 @@ public actor BundleUpdater {
             let backoff = RetrySchedule(
                 base: min(configuration.backoff.base, configuration.interval),
                 cap: min(configuration.backoff.cap, configuration.interval))
-            wait = backoff.delay(afterFailures: failuresInARow, using: &generator)
+            wait = backoff.delay(afterFailures: failuresInARow)
             if let retryAfter { wait = max(wait, min(retryAfter, configuration.maximumRetryAfter)) }
         }
         nextPoll = clock.now + wait

@@ -28,6 +28,13 @@ public struct RetrySchedule: Sendable, Hashable {
         return min(ceiling, cap)
     }
 
+    /// The wait after `failures` failures in a row, uniform in `0...ceiling(afterFailures:)`,
+    /// drawn from the system's random generator.
+    /// - Parameter failures: Failures in a row, from 1.
+    public func delay(afterFailures failures: Int) -> Duration {
+        ceiling(afterFailures: failures) * Double.random(in: 0...1)
+    }
+
     /// The wait after `failures` failures in a row: uniform in `0...ceiling(afterFailures:)`.
     /// - Parameters:
     ///   - failures: Failures in a row, from 1.

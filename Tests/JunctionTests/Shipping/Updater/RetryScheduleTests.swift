@@ -24,6 +24,14 @@ import Testing
         }
     }
 
+    @Test func theSystemGeneratorsDelaysStayWithinTheCeilingToo() {
+        let schedule = RetrySchedule(base: .milliseconds(500), cap: .seconds(8))
+        for failures in 1...8 {
+            let ceiling = schedule.ceiling(afterFailures: failures)
+            #expect((0..<200).allSatisfy { _ in (.zero...ceiling).contains(schedule.delay(afterFailures: failures)) })
+        }
+    }
+
     @Test func configurationRaisesAnIntervalBelowTheFloorAndClampsTheSpread() {
         var configuration = UpdaterConfiguration(interval: .zero, intervalSpread: 3)
         #expect(configuration.interval == UpdaterConfiguration.minimumInterval)
