@@ -39,6 +39,12 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        // The system zlib (Debian: zlib1g-dev): the CLI reads gzip corpora with it. The CLI only.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .target(
             name: "JunctionCore",
             swiftSettings: strictSettings
@@ -79,6 +85,7 @@ let package = Package(
                 "Junction",
                 "JunctionArtifact",
                 "JunctionAuthoring",
+                "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

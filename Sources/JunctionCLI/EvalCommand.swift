@@ -18,7 +18,8 @@ struct EvalCommand: ParsableCommand {
             not parse or does not fit the schema, or --source is not a source of the bundle. \
             With --urls FILE, every line of the corpus is decided, on every core, and printed in \
             order — one line each, or one JSON object each with --json; a line's own source and \
-            context replace --source and --context. Exit status then: 0 when every line was \
+            context replace --source and --context, and a line without a context is decided in \
+            each context of --contexts FILE. A gzip corpus is read as it is inflated. Exit status then: 0 when every line was \
             decided, 2 when the bundle does not load, 3 when a line cannot be read (FILE:LINE: \
             error: …, after the lines before it) or an option does not parse.
             """
@@ -40,6 +41,13 @@ struct EvalCommand: ParsableCommand {
     @Option(
         name: .long, help: ArgumentHelp("A context value: key=value; dots nest (user.id=42).", valueName: "key=value"))
     var context: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --urls: decide each line without a context once in each context of FILE, one JSON object a line, over the --context values.",
+            valueName: "file"))
+    var contexts: String?
 
     @Option(name: .long, help: ArgumentHelp("An extra parameter: key=value.", valueName: "key=value"))
     var param: [String] = []
@@ -63,6 +71,9 @@ struct EvalCommand: ParsableCommand {
             return try runCorpus(corpus)
         }
         guard let url else { throw UsageError("give a URL to open, or --urls FILE").report("eval") }
+        guard contexts == nil else {
+            throw UsageError("--contexts multiplies a corpus: give it with --urls").report("eval")
+        }
         let params: [String: RuleValue]
         do {
             // What can be checked without the bundle is, first: a typo costs no load.
@@ -113,14 +124,6 @@ struct EvalCommand: ParsableCommand {
 
     /// `--urls`: the corpus decided in batches, every core deciding, printed in order.
     private func runCorpus(_ path: String) throws {
-        let params: [String: RuleValue]
-        do {
-            _ = try KeyValueArguments.split(context, option: "--context")
-            params = try KeyValueArguments.parse(param, option: "--param")
-        } catch {
-            printError(error.message)
-            throw ExitCode(3)
-        }
         let loaded: LoadedBundle
         switch LoadedBundle.load(bundle, showLogs: false) {
         case .success(let value): loaded = value
@@ -129,39 +132,15 @@ struct EvalCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let manifest = loaded.bundle.manifest
-        if let message = manifest.unknownSourceMessage(source) {
-            printError("--source: \(message)")
-            throw ExitCode(3)
-        }
-        let defaults: BatchDecisions.Defaults
-        do {
-            defaults = BatchDecisions.Defaults(
-                source: RequestSource(rawValue: source),
-                context: ContextSnapshot(
-                    try KeyValueArguments.parse(context, option: "--context", schema: manifest.context)))
-        } catch {
-            printError(error.message)
-            throw ExitCode(3)
-        }
+        var corpus = try CorpusOptions(
+            sources: [source], context: context, contexts: contexts, params: param
+        ).open(path, manifest: manifest)
         let json = self.json
-        var reader: CorpusReader
-        do { reader = try CorpusReader(path: path) } catch {
-            printError(error.description)
-            throw ExitCode(3)
-        }
         let output = FileHandle.standardOutput
         while true {
             // The lines before a bad one are decided and printed first.
-            var (entries, failure) = reader.nextBatch()
-            for index in entries.indices {
-                entries[index].params.merge(params) { own, _ in own }
-                if let source = entries[index].source, let message = manifest.unknownSourceMessage(source) {
-                    failure = CorpusError(file: path, line: entries[index].line, message: "source: \(message)")
-                    entries.removeSubrange(index...)
-                    break
-                }
-            }
-            let lines = BatchDecisions.render(entries, decider: loaded.decider, defaults: defaults) { _, decision in
+            let (requests, failure) = corpus.nextBatch()
+            let lines = BatchDecisions.render(requests, decider: loaded.decider) { _, decision in
                 json ? DecisionRendering.json(decision, timing: false) : "\(decision.request.url) → \(decision.summary)"
             }
             if !lines.isEmpty { output.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
@@ -169,7 +148,7 @@ struct EvalCommand: ParsableCommand {
                 printError(failure.description)
                 throw ExitCode(3)
             }
-            if entries.isEmpty { return }
+            if requests.isEmpty { return }
         }
     }
 }

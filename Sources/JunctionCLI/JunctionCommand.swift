@@ -7,7 +7,8 @@ struct JunctionCommand: AsyncParsableCommand {
         commandName: "junction",
         abstract: "Junction's command line: match URLs, check route tables and bundles, test and evaluate rules.",
         subcommands: [
-            MatchCommand.self, RoutesCommand.self, TestCommand.self, EvalCommand.self, CheckCommand.self,
+            MatchCommand.self, RoutesCommand.self, TestCommand.self, EvalCommand.self, DiffCommand.self,
+            CheckCommand.self,
             DemoCommand.self, KeygenCommand.self, BundleCommand.self, AgentCommand.self,
         ]
     )

@@ -2,44 +2,52 @@ import Foundation
 import Junction
 
 /// Reads a corpus of requests, one per line, in batches: a URL as text, or a JSON object
-/// `{"url": …, "source": …, "context": {…}, "params": {…}}` — the line a router's decision
-/// export writes (only `url` is required). Blank lines and lines starting with `#` are
-/// skipped. Each line is at most ``maximumLineBytes``; a longer one is an error naming its
-/// line, and the file is never held whole: batches of ``batchSize`` entries are read as
-/// they are decided.
+/// `{"url": …, "source": …, "context": {…}, "params": {…}}` — the line
+/// `Decision.corpusLine(context:)` writes (only `url` is required). Blank lines and lines
+/// starting with `#` are skipped; a gzip file is inflated as it is read. Each line is at
+/// most ``maximumLineBytes``; a longer one is an error naming its line, and the file is
+/// never held whole: batches of ``batchSize`` entries are read as they are decided. A
+/// line's context must fit the bundle's context schema, when it declares one.
 struct CorpusReader {
     /// The longest line read.
     static let maximumLineBytes = 65_536
     /// How many entries a batch holds.
     static let batchSize = 4_096
+    /// How much is read from the file at a time.
+    static let chunkBytes = 1 << 16
 
     private let file: String
-    private let handle: FileHandle
+    private var bytes: any CorpusBytes
+    private let schema: ContextSchema?
+    private let total: Int?
     private var buffer: [UInt8] = []
     private var offset = 0
     private var atEnd = false
     private var lineNumber = 0
-    private let decoder = JSONDecoder()
 
     /// A reader of `path` (`-` for standard input).
-    init(path: String) throws(CorpusError) {
+    /// - Parameters:
+    ///   - path: The corpus.
+    ///   - schema: The context schema lines' contexts must fit.
+    init(path: String, schema: ContextSchema? = nil) throws(CorpusError) {
         file = path
-        if path == "-" {
-            handle = FileHandle.standardInput
-        } else {
-            guard let opened = FileHandle(forReadingAtPath: path) else {
-                throw CorpusError(file: path, line: 0, message: "cannot be read")
-            }
-            handle = opened
-        }
+        bytes = try CorpusSource.open(path)
+        self.schema = schema
+        total = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
     }
+
+    /// How many bytes of the file were read, and how many it has (`nil` for standard input).
+    var progress: (read: Int, total: Int?) { (bytes.consumed, total) }
+
+    /// Lines read so far.
+    var lines: Int { lineNumber }
 
     /// The next batch — empty at the end of the file — and, when a line cannot be read,
     /// the error: the entries before that line are still returned, to be decided first.
-    mutating func nextBatch() -> (entries: [CorpusEntry], failure: CorpusError?) {
+    mutating func nextBatch(limit: Int = batchSize) -> (entries: [CorpusEntry], failure: CorpusError?) {
         var entries: [CorpusEntry] = []
         do {
-            while entries.count < Self.batchSize, let line = try nextLine() {
+            while entries.count < limit, let line = try nextLine() {
                 if let entry = try entry(line) { entries.append(entry) }
             }
         } catch {
@@ -70,7 +78,7 @@ struct CorpusReader {
             try checkLength(buffer.count - offset, line: lineNumber + 1)
             buffer.removeFirst(offset)
             offset = 0
-            let chunk = handle.readData(ofLength: 1 << 16)
+            let chunk = try bytes.next()
             if chunk.isEmpty { atEnd = true } else { buffer.append(contentsOf: chunk) }
         }
     }
@@ -92,10 +100,11 @@ struct CorpusReader {
             }
             return CorpusEntry(url: text, params: [:], line: lineNumber)
         }
-        let fields: [String: CorpusJSONValue]
-        do { fields = try decoder.decode([String: CorpusJSONValue].self, from: Data(bytes)) } catch {
-            throw self.error("not a JSON object: \(Self.reason(error))")
+        let document: RuleValue
+        do { document = try CanonicalJSON.decode(Array(bytes)) } catch {
+            throw self.error("not a JSON object: \(error)")
         }
+        guard case .table(let fields) = document else { throw error("not a JSON object") }
         for key in fields.keys where !["url", "source", "context", "params"].contains(key) {
             throw error("unknown field \"\(key.prefix(40))\"; a corpus line has url, source, context and params")
         }
@@ -105,29 +114,25 @@ struct CorpusReader {
         var entry = CorpusEntry(url: url, params: [:], line: lineNumber)
         switch fields["source"] {
         case .string(let source)?: entry.source = source
-        case nil, .null?: break
+        case nil, .nil?: break
         default: throw error("\"source\" is not text")
         }
         switch fields["context"] {
-        case .object(let context)?: entry.context = context.mapValues(\.ruleValue)
-        case nil, .null?: break
+        case .table(let context)?:
+            if let problem = schema?.validate(ContextSnapshot(context)).first {
+                throw error("context: \(problem)")
+            }
+            entry.context = context
+        case nil, .nil?: break
         default: throw error("\"context\" is not an object")
         }
         switch fields["params"] {
-        case .object(let params)?: entry.params = params.mapValues(\.ruleValue)
-        case nil, .null?: break
+        case .table(let params)?: entry.params = params
+        case nil, .nil?: break
         default: throw error("\"params\" is not an object")
         }
         return entry
     }
 
     private func error(_ message: String) -> CorpusError { CorpusError(file: file, line: lineNumber, message: message) }
-
-    private static func reason(_ error: any Error) -> String {
-        switch error as? DecodingError {
-        case .dataCorrupted(let context)?: context.debugDescription
-        case .typeMismatch(_, let context)?: context.debugDescription
-        default: "\(error)"
-        }
-    }
 }

@@ -11,18 +11,27 @@ struct LoadedBundle {
     /// - Parameters:
     ///   - coverage: Whether the rules' engines record line coverage.
     ///   - showLogs: Whether the rules' `print` and `log.*` lines go to standard error.
-    static func load(_ directory: String, coverage: Bool = false, showLogs: Bool) -> Result<LoadedBundle, BundleError> {
-        let logger = Logger(label: "junction.lua") { _ in
-            showLogs ? RuleLogHandler() as any LogHandler : SwiftLogNoOpLogHandler()
-        }
+    ///   - exactCounts: Whether traces count every instruction; corpora keep the apps'
+    ///     interval, as a device decides.
+    static func load(_ directory: String, coverage: Bool = false, showLogs: Bool, exactCounts: Bool = true)
+        -> Result<LoadedBundle, BundleError>
+    {
         do {
             // The CLI counts every instruction (an interval of 1), so traces show exact counts;
             // apps keep the default interval, which counts in steps of 1,000 for speed.
+            let limits = exactCounts ? SandboxLimits(instructionInterval: 1) : SandboxLimits()
             let bundle = try RuleBundle.load(
-                directory: directory, limits: SandboxLimits(instructionInterval: 1), logger: logger, coverage: coverage)
+                directory: directory, limits: limits, logger: ruleLogger(showLogs), coverage: coverage)
             return .success(LoadedBundle(bundle: bundle, decider: try Decider(bundle: bundle)))
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// The rules' `print` and `log.*` lines: to standard error, or nowhere.
+    static func ruleLogger(_ showLogs: Bool) -> Logger {
+        Logger(label: "junction.lua") { _ in
+            showLogs ? RuleLogHandler() as any LogHandler : SwiftLogNoOpLogHandler()
         }
     }
 

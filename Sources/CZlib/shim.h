@@ -1,0 +1,13 @@
+// The system zlib (Debian: zlib1g-dev), for the CLI's gzip corpora. Authoring only:
+// a device never reads one.
+#ifndef JUNCTION_CZLIB_SHIM_H
+#define JUNCTION_CZLIB_SHIM_H
+
+#include <zlib.h>
+
+// inflateInit2 is a macro (it passes zlib's version and the stream's size): one shim for it.
+static inline int jz_inflateInit2(z_streamp stream, int windowBits) {
+    return inflateInit2(stream, windowBits);
+}
+
+#endif

@@ -1,0 +1,103 @@
+import CZlib
+import Foundation
+
+/// The inflated bytes of a gzip file (several members one after another included, as
+/// `cat a.gz b.gz` makes), a chunk at a time: memory stays at two buffers whatever the
+/// file inflates to, and the reader's line cap bounds what is kept of it.
+final class GzipBytes: CorpusBytes {
+    private let handle: FileHandle
+    private let file: String
+    /// zlib keeps pointers into its stream: it lives at one address from init to deinit.
+    private let stream: UnsafeMutablePointer<z_stream>
+    private var input: [UInt8]
+    private var inputOffset = 0
+    private var compressedRead: Int
+    var consumed: Int { compressedRead }
+    private var inputEnded = false
+    /// Whether the last member ended, so the file may end here.
+    private var memberEnded = false
+    private var finished = false
+
+    init(handle: FileHandle, first: [UInt8], file: String) throws(CorpusError) {
+        self.handle = handle
+        self.file = file
+        input = first
+        compressedRead = first.count
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        // 16 + MAX_WBITS: a gzip header and trailer (CRC-32 and length are checked).
+        guard jz_inflateInit2(stream, 16 + MAX_WBITS) == Z_OK else {
+            stream.deallocate()
+            throw CorpusError(file: file, line: 0, message: "gzip: zlib could not start")
+        }
+    }
+
+    deinit {
+        inflateEnd(stream)
+        stream.deallocate()
+    }
+
+    func next() throws(CorpusError) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: CorpusReader.chunkBytes)
+        while !finished {
+            if inputOffset == input.count && !inputEnded {
+                input = Array(handle.readData(ofLength: CorpusReader.chunkBytes))
+                inputOffset = 0
+                compressedRead += input.count
+                if input.isEmpty { inputEnded = true }
+            }
+            if inputOffset == input.count && inputEnded {
+                finished = true
+                guard memberEnded else {
+                    throw CorpusError(
+                        file: file, line: 0,
+                        message: "gzip: the file ends inside a compressed stream (after \(compressedRead) bytes): "
+                            + "it was cut short; compress it again")
+                }
+                break
+            }
+            if memberEnded {
+                // Another member follows the last one's trailer.
+                inflateReset(stream)
+                memberEnded = false
+            }
+            let (status, produced, consumed) = inflateChunk(into: &output)
+            inputOffset += consumed
+            switch status {
+            case Z_STREAM_END:
+                memberEnded = true
+            case Z_OK, Z_BUF_ERROR:
+                break
+            default:
+                let reason = stream.pointee.msg.map { String(cString: $0) } ?? "code \(status)"
+                throw CorpusError(
+                    file: file, line: 0,
+                    message:
+                        "gzip: the compressed data is damaged near byte \(compressedRead - (input.count - inputOffset)): \(reason)"
+                )
+            }
+            if produced > 0 { return Array(output[..<produced]) }
+        }
+        return []
+    }
+
+    /// One call to `inflate` from the unread input into `output`.
+    private func inflateChunk(into output: inout [UInt8]) -> (status: Int32, produced: Int, consumed: Int) {
+        let available = input.count - inputOffset
+        return input.withUnsafeMutableBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                stream.pointee.next_in = source.baseAddress.map { $0 + inputOffset }
+                stream.pointee.avail_in = UInt32(available)
+                stream.pointee.next_out = target.baseAddress
+                stream.pointee.avail_out = UInt32(target.count)
+                let status = inflate(stream, Z_NO_FLUSH)
+                let produced = target.count - Int(stream.pointee.avail_out)
+                let consumed = available - Int(stream.pointee.avail_in)
+                // zlib's pointers must not outlive the buffers they point into.
+                stream.pointee.next_in = nil
+                stream.pointee.next_out = nil
+                return (status, produced, consumed)
+            }
+        }
+    }
+}

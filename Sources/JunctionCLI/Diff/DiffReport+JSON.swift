@@ -1,0 +1,54 @@
+import Junction
+
+extension DiffReport {
+    /// One JSON document: `requests`, `changed`, and `kinds` — every kind, with its
+    /// `count` and `samples` (`url`, `source`, `line`, `context`, `old` and `new` decisions
+    /// as `junction eval --json` writes them, and `parts_at`) — then what was never
+    /// exercised and the failed checks. Outside checks rely on these names.
+    var json: String {
+        var object = JSONWriter()
+        object.add("old", .string(old))
+        object.add("new", .string(new))
+        object.add("corpus", .string(corpus))
+        object.add("lines", .raw(String(lines)))
+        object.add("requests", .raw(String(tally.requests)))
+        object.add("changed", .raw(String(tally.changed)))
+        var kinds = JSONWriter()
+        for kind in DecisionChange.Kind.allCases {
+            var entry = JSONWriter()
+            entry.add("count", .raw(String(tally.counts[kind, default: 0])))
+            entry.add("phrase", .string(kind.phrase))
+            let samples = (tally.samples[kind] ?? []).map(Self.json)
+            entry.add("samples", .raw("[" + samples.joined(separator: ", ") + "]"))
+            kinds.add(kind.rawValue, .raw(entry.rendered))
+        }
+        object.add("kinds", .raw(kinds.rendered))
+        var unexercised = JSONWriter()
+        unexercised.add("routes", .array(unexercisedRoutes))
+        unexercised.add("rules", .array(unexercisedRules))
+        object.add("unexercised", .raw(unexercised.rendered))
+        object.add("failed_checks", .array(failedChecks))
+        return object.rendered
+    }
+
+    private static func json(_ sample: DiffSample) -> String {
+        var object = JSONWriter()
+        object.add("url", .string(sample.old.request.url))
+        object.add("source", .string(sample.old.request.source.rawValue))
+        object.add("line", .raw(String(sample.line)))
+        object.add("context", .raw(RuleValue.table(sample.context.values).json))
+        object.add("old", .raw(DecisionRendering.json(sample.old, timing: false)))
+        object.add("new", .raw(DecisionRendering.json(sample.new, timing: false)))
+        if let divergence = sample.change.divergence {
+            var parts = JSONWriter()
+            parts.add("step", .raw(String(divergence.index + 1)))
+            parts.add("old", divergence.old.map { .string($0.description) } ?? .null)
+            parts.add("new", divergence.new.map { .string($0.description) } ?? .null)
+            object.add("parts_at", .raw(parts.rendered))
+        } else {
+            object.add("parts_at", .null)
+        }
+        object.add("failing_rules", .array(sample.change.failingRules))
+        return object.rendered
+    }
+}

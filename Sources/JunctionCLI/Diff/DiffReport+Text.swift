@@ -1,0 +1,66 @@
+import Junction
+
+extension DiffReport {
+    /// The report for people: the totals, a line per kind, each kind's samples with both
+    /// decisions and where their traces part, and what the corpus never reached.
+    var text: String {
+        var out: [String] = [
+            "junction diff: \(old) → \(new)",
+            "\(grouped(tally.requests)) requests decided (\(grouped(lines)) lines of \(corpus)), "
+                + "\(grouped(tally.changed)) changed (\(share(tally.changed)))",
+        ]
+        let kinds = tally.kindsFound
+        if !kinds.isEmpty {
+            out.append("")
+            let width = kinds.map { grouped(tally.counts[$0]!).count }.max() ?? 1
+            for kind in kinds {
+                let count = grouped(tally.counts[kind]!)
+                out.append(
+                    "  " + String(repeating: " ", count: width - count.count) + count + "  \(kind.phrase) [\(kind)]")
+            }
+        }
+        for kind in kinds {
+            out.append("")
+            out.append("\(kind.phrase) [\(kind)]: \(grouped(tally.counts[kind]!))")
+            for sample in tally.samples[kind] ?? [] { out.append(contentsOf: Self.text(sample)) }
+        }
+        if !unexercisedRoutes.isEmpty || !unexercisedRules.isEmpty {
+            out.append("")
+            out.append("never exercised by this corpus in \(newLabel) — the diff says nothing about them:")
+            if !unexercisedRoutes.isEmpty { out.append("  routes: " + unexercisedRoutes.joined(separator: ", ")) }
+            for rule in unexercisedRules { out.append("  " + rule) }
+        }
+        return out.joined(separator: "\n")
+    }
+
+    private static func text(_ sample: DiffSample) -> [String] {
+        let request = sample.old.request
+        var where_ = "line \(sample.line), source \(request.source.rawValue)"
+        if !sample.context.values.isEmpty { where_ += ", context \(RuleValue.table(sample.context.values))" }
+        var lines = [
+            "  \(request.url)  (\(where_))",
+            "    old: \(sample.old.summary)",
+            "    new: \(sample.new.summary)",
+        ]
+        if !sample.change.failingRules.isEmpty {
+            lines.append("    now failing: " + sample.change.failingRules.joined(separator: ", "))
+        }
+        if let divergence = sample.change.divergence {
+            lines.append("    parts at step \(divergence.index + 1):")
+            lines.append("      old: " + (divergence.old?.description ?? "(the trace ended)"))
+            lines.append("      new: " + (divergence.new?.description ?? "(the trace ended)"))
+        }
+        return lines
+    }
+
+    /// `1,234,567`.
+    func grouped(_ number: Int) -> String {
+        let digits = String(number)
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { out += "," }
+            out.append(digit)
+        }
+        return out
+    }
+}

@@ -1,0 +1,31 @@
+import Junction
+
+/// A diff's findings, ready to render: both bundles, the tally, what the corpus never
+/// exercised in the new bundle, and the CI checks that failed.
+struct DiffReport {
+    /// `example@3 (rules/example)`.
+    let old: String
+    /// `example@4 (tonight/)`.
+    let new: String
+    /// The new bundle's `name@version`.
+    let newLabel: String
+    /// The corpus file.
+    let corpus: String
+    /// Corpus lines read.
+    let lines: Int
+    let tally: DiffTally
+    /// The new bundle's routes no decision matched, by name.
+    let unexercisedRoutes: [String]
+    /// The new bundle's rules no decision ran.
+    let unexercisedRules: [String]
+    /// Why the run fails `--max-changes` or `--fail-on`, one sentence each.
+    let failedChecks: [String]
+
+    /// `12.5%` of the requests, to one decimal (`<0.1%` for a few in many).
+    func share(_ count: Int) -> String {
+        guard tally.requests > 0 else { return "0%" }
+        let percent = Double(count) * 100 / Double(tally.requests)
+        if count > 0 && percent < 0.1 { return "<0.1%" }
+        return "\((percent * 10).rounded() / 10)%"
+    }
+}

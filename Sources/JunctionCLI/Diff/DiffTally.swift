@@ -1,0 +1,71 @@
+import Junction
+
+/// What a diff found over (a share of) a corpus: how many requests were decided, how many
+/// changed and of what kind, the first few of each kind (distinct URLs, in corpus order),
+/// and what the new bundle's decisions exercised.
+struct DiffTally: Sendable {
+    /// How many samples each kind keeps.
+    let sampleLimit: Int
+    /// Requests decided by both bundles.
+    private(set) var requests = 0
+    /// Requests whose decisions differ.
+    private(set) var changed = 0
+    /// Changes by kind.
+    private(set) var counts: [DecisionChange.Kind: Int] = [:]
+    /// The first samples of each kind.
+    private(set) var samples: [DecisionChange.Kind: [DiffSample]] = [:]
+    /// The routes and rules the new bundle's decisions went through.
+    private(set) var exercise = PolicyExercise()
+
+    init(sampleLimit: Int) {
+        self.sampleLimit = sampleLimit
+    }
+
+    /// Decides each request of `share` under both deciders and tallies the changes.
+    static func deciding(_ share: ArraySlice<CorpusRequest>, old: Decider, new: Decider, sampleLimit: Int) -> DiffTally
+    {
+        var tally = DiffTally(sampleLimit: sampleLimit)
+        for request in share {
+            let before = old.decide(request.request, context: request.context)
+            let after = new.decide(request.request, context: request.context)
+            tally.record(request, old: before, new: after)
+        }
+        return tally
+    }
+
+    /// Tallies one request's two decisions.
+    mutating func record(_ request: CorpusRequest, old: Decision, new: Decision) {
+        requests += 1
+        exercise.record(new)
+        guard let change = DecisionChange(old: old, new: new) else { return }
+        changed += 1
+        counts[change.kind, default: 0] += 1
+        keep(DiffSample(line: request.line, context: request.context, old: old, new: new, change: change))
+    }
+
+    /// Adds a later share's tally: its samples come after this one's.
+    mutating func merge(_ later: DiffTally) {
+        requests += later.requests
+        changed += later.changed
+        counts.merge(later.counts, uniquingKeysWith: +)
+        for kind in DecisionChange.Kind.allCases {
+            for sample in later.samples[kind] ?? [] { keep(sample) }
+        }
+        exercise.merge(later.exercise)
+    }
+
+    private mutating func keep(_ sample: DiffSample) {
+        let kept = samples[sample.change.kind] ?? []
+        guard kept.count < sampleLimit, !kept.contains(where: { $0.key == sample.key }) else { return }
+        samples[sample.change.kind, default: []].append(sample)
+    }
+
+    /// The kinds found, most frequent first (ties in the order of ``DecisionChange/Kind``).
+    var kindsFound: [DecisionChange.Kind] {
+        DecisionChange.Kind.allCases.filter { counts[$0, default: 0] > 0 }
+            .enumerated().sorted { a, b in
+                let (countA, countB) = (counts[a.element]!, counts[b.element]!)
+                return countA != countB ? countA > countB : a.offset < b.offset
+            }.map(\.element)
+    }
+}

@@ -1,0 +1,185 @@
+import ArgumentParser
+import Foundation
+import Junction
+import JunctionArtifact
+
+/// `junction diff OLD NEW --urls FILE`: what changes for real traffic if NEW replaces OLD.
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Decide a corpus of real requests under two bundles and report what changes.",
+        discussion: """
+            OLD and NEW are bundle folders or .jbundle artifacts (verified with --pubkey; their dates \
+            are not checked). Every request of the corpus — URLs one a line, or JSON lines {"url", \
+            "source", "context", "params"} as Decision.corpusLine writes them, plain or gzip — is \
+            decided by both, on every core, and each change is classified: \
+            \(DecisionChange.Kind.allCases.map(\.rawValue).joined(separator: ", ")). The report gives \
+            each kind's count and its first samples (distinct URLs) with both decisions and the \
+            trace step where they part, then the routes and rules of NEW the corpus never \
+            exercised. A line without a source is decided once per --source, one without a context \
+            once per context of --contexts FILE (JSON objects, one a line, over the --context \
+            values). Exit status: 0 when the checks pass; 1 when there are more changes than \
+            --max-changes or a change of a --fail-on kind; 2 when a bundle does not load; 3 when \
+            the corpus, a --context or a --source is unusable (FILE:LINE: error: …).
+            """
+    )
+
+    /// The report formats.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, html
+    }
+
+    @Argument(help: ArgumentHelp("The bundle shipped now: a folder or a .jbundle.", valueName: "old"))
+    var old: String
+
+    @Argument(help: ArgumentHelp("The candidate bundle: a folder or a .jbundle.", valueName: "new"))
+    var new: String
+
+    @Option(
+        name: .customLong("urls"),
+        help: ArgumentHelp("The corpus: URLs or JSON lines, plain or gzip (- reads standard input).", valueName: "file")
+    )
+    var corpus: String
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Who opens lines without a source; repeat to decide each line once per source.", valueName: "source"))
+    var source: [String] = []
+
+    @Option(
+        name: .long, help: ArgumentHelp("A context value: key=value; dots nest (user.id=42).", valueName: "key=value"))
+    var context: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Decide each line without a context once in each context of FILE, one JSON object a line.",
+            valueName: "file"))
+    var contexts: String?
+
+    @Option(name: .long, help: ArgumentHelp("An extra parameter: key=value.", valueName: "key=value"))
+    var param: [String] = []
+
+    @Option(name: .customLong("pubkey"), help: ArgumentHelp("A key artifacts may be signed with.", valueName: "file"))
+    var pubkeys: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Samples kept for each kind of change.", valueName: "n"))
+    var samples = 5
+
+    @Option(name: .customLong("max-changes"), help: ArgumentHelp("Exit 1 when more requests change.", valueName: "n"))
+    var maxChanges: Int?
+
+    @Option(
+        name: .customLong("fail-on"), parsing: .upToNextOption,
+        help: ArgumentHelp("Exit 1 when a change of one of these kinds is found.", valueName: "kind"))
+    var failOn: [String] = []
+
+    @Option(name: .long, help: "Report format: text, json or html.")
+    var format: Format = .text
+
+    @Option(name: .long, help: ArgumentHelp("Write the report to FILE instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Flag(name: .customLong("no-progress"), help: "No progress line on standard error, even on a terminal.")
+    var noProgress = false
+
+    func validate() throws {
+        guard (0...1_000).contains(samples) else { throw ValidationError("--samples is between 0 and 1000") }
+        if let maxChanges, maxChanges < 0 { throw ValidationError("--max-changes is 0 or more") }
+        for kind in failOn where DecisionChange.Kind(rawValue: kind) == nil {
+            throw ValidationError(
+                "--fail-on \(kind): not a kind of change; one of "
+                    + DecisionChange.Kind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+    }
+
+    func run() throws {
+        var keys: [VerificationKey] = []
+        for path in pubkeys {
+            do { keys.append(try KeyFile.readVerificationKey(at: path)) } catch {
+                printError("\(path): \(error)")
+                throw ExitCode(2)
+            }
+        }
+        let sides = [old, new].map { DiffSide.load($0, keys: keys) }
+        var loaded: [DiffSide] = []
+        for side in sides {
+            switch side {
+            case .success(let value): loaded.append(value)
+            case .failure(let error): error.lines.forEach(printError)
+            }
+        }
+        guard loaded.count == 2 else { throw ExitCode(2) }
+        let (before, after) = (loaded[0], loaded[1])
+        // The candidate's manifest says which sources and context keys there are.
+        var opened = try CorpusOptions(
+            sources: source.isEmpty ? ["internal"] : source, context: context, contexts: contexts, params: param
+        ).open(corpus, manifest: after.loaded.bundle.manifest)
+
+        var tally = DiffTally(sampleLimit: samples)
+        var progress = DiffProgress(enabled: !noProgress)
+        let (oldDecider, newDecider, limit) = (before.loaded.decider, after.loaded.decider, samples)
+        var failure: CorpusError?
+        while true {
+            let (requests, problem) = opened.nextBatch()
+            for share in ParallelShares.map(
+                requests,
+                { share in
+                    DiffTally.deciding(share, old: oldDecider, new: newDecider, sampleLimit: limit)
+                })
+            {
+                tally.merge(share)
+            }
+            let (read, total) = opened.reader.progress
+            progress.update(requests: tally.requests, changed: tally.changed, read: read, total: total)
+            if let problem {
+                failure = problem
+                break
+            }
+            if requests.isEmpty { break }
+        }
+        progress.finish()
+        if let failure {
+            printError(failure.description)
+            throw ExitCode(3)
+        }
+        let report = DiffReport(
+            old: before.label, new: after.label, newLabel: after.loaded.label, corpus: corpus,
+            lines: opened.reader.lines, tally: tally,
+            unexercisedRoutes: tally.exercise.unexercisedRoutes(of: after.loaded.bundle).map(\.name),
+            unexercisedRules: tally.exercise.unexercisedRules(of: after.loaded.bundle),
+            failedChecks: checks(tally))
+        let rendered =
+            switch format {
+            case .text: report.text
+            case .json: report.json
+            case .html: report.html
+            }
+        if let output {
+            do { try AtomicFile.write(Array((rendered + (format == .html ? "" : "\n")).utf8), to: output) } catch {
+                printError("diff: cannot write \(output): \(error)")
+                throw ExitCode(3)
+            }
+        } else {
+            print(rendered, terminator: format == .html ? "" : "\n")
+        }
+        for check in report.failedChecks { printError("diff: " + check) }
+        if !report.failedChecks.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Why the run fails `--max-changes` and `--fail-on`.
+    private func checks(_ tally: DiffTally) -> [String] {
+        var failed: [String] = []
+        if let maxChanges, tally.changed > maxChanges {
+            failed.append("\(tally.changed) requests change, more than --max-changes \(maxChanges)")
+        }
+        for name in failOn {
+            guard let kind = DecisionChange.Kind(rawValue: name), let count = tally.counts[kind], count > 0 else {
+                continue
+            }
+            failed.append("\(count) \(count == 1 ? "request is" : "requests are") \(kind.phrase) (--fail-on \(name))")
+        }
+        return failed
+    }
+}
