@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(
             name: "JunctionCLITests",
             dependencies: [
-                "JunctionCLI", "JunctionArtifact", "JunctionTestSupport",
+                "JunctionCLI", "Junction", "JunctionAuthoring", "JunctionArtifact", "JunctionTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Fixtures"), .copy("Snapshots")],

@@ -1,4 +1,6 @@
 import Foundation
+import Junction
+import JunctionAuthoring
 import Testing
 
 /// `junction eval --urls FILE`: a corpus decided line by line, on every core, printed in
@@ -115,5 +117,30 @@ import Testing
         let result = try CLIRunner.run(["eval", "--urls", "/nonexistent/urls.txt", "--bundle", Self.bundle])
         #expect(result.status == 3)
         #expect(result.stderr.contains("/nonexistent/urls.txt: error: cannot be read"))
+    }
+}
+
+/// What an app's decision observer exports is what `eval --urls` and `diff --urls` read.
+@Suite struct CorpusExportTests {
+    @Test func linesAnAppExportsDecideAsTheAppDecided() throws {
+        let bundle = try RuleBundle.load(directory: EvalCorpusTests.bundle)
+        let decider = try Decider(bundle: bundle)
+        let requests: [(RouteRequest, [String: RuleValue])] = [
+            (RouteRequest("myapp://user/42", params: ["tab": "likes"]), [:]),
+            (RouteRequest("myapp://moments/7", source: .push), ["user": ["id": 3]]),
+            (RouteRequest("myapp://order/AB123456"), ["app_version": "5.3.0", "user": ["id": 1]]),
+            (RouteRequest("myapp://live/9"), ["user": ["id": 4, "age": 12], "hour": 23]),
+            (RouteRequest("myapp://nothing?q=a%20b&x=\"y\""), [:]),
+        ]
+        var lines: [String] = []
+        var expected: [String] = []
+        for (request, context) in requests {
+            let decision = decider.decide(request, context: ContextSnapshot(context))
+            lines.append(try #require(decision.corpusLine(context: ContextSnapshot(context))))
+            expected.append("\(request.url) → \(decision.summary)")
+        }
+        let result = try EvalCorpusTests.eval(lines.joined(separator: "\n") + "\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").map(String.init) == expected)
     }
 }
