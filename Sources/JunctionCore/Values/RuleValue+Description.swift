@@ -55,6 +55,14 @@ extension RuleValue: CustomStringConvertible {
 
     /// Appends `string` as a JSON string literal.
     static func quote(_ string: String, into text: inout String) {
+        // Most text needs no escape: one pass over its bytes, and it is appended whole.
+        // (0xE2 leads U+2028 and U+2029, and other scalars, which take the slow path.)
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+            text += "\""
+            text += string
+            text += "\""
+            return
+        }
         text += "\""
         for scalar in string.unicodeScalars {
             switch scalar {
