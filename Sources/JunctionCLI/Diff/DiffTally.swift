@@ -16,6 +16,8 @@ struct DiffTally: Sendable {
     private(set) var samples: [DecisionChange.Kind: [DiffSample]] = [:]
     /// The routes and rules the new bundle's decisions went through.
     private(set) var exercise = PolicyExercise()
+    /// The keys of the samples kept, by kind: a URL seen again is found in constant time.
+    private var sampleKeys: [DecisionChange.Kind: Set<String>] = [:]
 
     init(sampleLimit: Int) {
         self.sampleLimit = sampleLimit
@@ -55,9 +57,10 @@ struct DiffTally: Sendable {
     }
 
     private mutating func keep(_ sample: DiffSample) {
-        let kept = samples[sample.change.kind] ?? []
-        guard kept.count < sampleLimit, !kept.contains(where: { $0.key == sample.key }) else { return }
-        samples[sample.change.kind, default: []].append(sample)
+        let kind = sample.change.kind
+        guard samples[kind, default: []].count < sampleLimit, sampleKeys[kind, default: []].insert(sample.key).inserted
+        else { return }
+        samples[kind, default: []].append(sample)
     }
 
     /// The kinds found, most frequent first (ties in the order of ``DecisionChange/Kind``).
