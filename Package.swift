@@ -124,6 +124,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The output of `junction codegen` for rules/example/routes.yaml, compiled with every
+        // warning an error, and its round trip through the matcher.
+        .testTarget(
+            name: "JunctionGeneratedRoutesTests",
+            dependencies: ["Junction", "JunctionAuthoring"],
+            swiftSettings: strictSettings + [.unsafeFlags(["-warnings-as-errors"])]
+        ),
         .testTarget(
             name: "JunctionArtifactTests",
             dependencies: ["JunctionArtifact", .product(name: "Crypto", package: "swift-crypto")],

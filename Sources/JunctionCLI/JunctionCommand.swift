@@ -8,7 +8,7 @@ struct JunctionCommand: AsyncParsableCommand {
         abstract: "Junction's command line: match URLs, check route tables and bundles, test and evaluate rules.",
         subcommands: [
             MatchCommand.self, RoutesCommand.self, TestCommand.self, EvalCommand.self, DiffCommand.self,
-            CheckCommand.self,
+            CheckCommand.self, CodegenCommand.self,
             DemoCommand.self, KeygenCommand.self, BundleCommand.self, AgentCommand.self,
         ]
     )
