@@ -47,19 +47,7 @@ struct DiffCommand: ParsableCommand {
             "Who opens lines without a source; repeat to decide each line once per source.", valueName: "source"))
     var source: [String] = []
 
-    @Option(
-        name: .long, help: ArgumentHelp("A context value: key=value; dots nest (user.id=42).", valueName: "key=value"))
-    var context: [String] = []
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Decide each line without a context once in each context of FILE, one JSON object a line.",
-            valueName: "file"))
-    var contexts: String?
-
-    @Option(name: .long, help: ArgumentHelp("An extra parameter: key=value.", valueName: "key=value"))
-    var param: [String] = []
+    @OptionGroup var values: RequestValueOptions
 
     @Option(name: .customLong("pubkey"), help: ArgumentHelp("A key artifacts may be signed with.", valueName: "file"))
     var pubkeys: [String] = []
@@ -113,9 +101,8 @@ struct DiffCommand: ParsableCommand {
         guard loaded.count == 2 else { throw ExitCode(2) }
         let (before, after) = (loaded[0], loaded[1])
         // The candidate's manifest says which sources and context keys there are.
-        var opened = try CorpusOptions(
-            sources: source.isEmpty ? ["internal"] : source, context: context, contexts: contexts, params: param
-        ).open(corpus, manifest: after.loaded.bundle.manifest)
+        var opened = try values.corpus(sources: source.isEmpty ? ["internal"] : source)
+            .open(corpus, manifest: after.loaded.bundle.manifest)
 
         var tally = DiffTally(sampleLimit: samples)
         var progress = DiffProgress(enabled: !noProgress)

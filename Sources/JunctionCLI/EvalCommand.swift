@@ -38,19 +38,7 @@ struct EvalCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The bundle folder.", valueName: "dir"))
     var bundle: String
 
-    @Option(
-        name: .long, help: ArgumentHelp("A context value: key=value; dots nest (user.id=42).", valueName: "key=value"))
-    var context: [String] = []
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "With --urls: decide each line without a context once in each context of FILE, one JSON object a line, over the --context values.",
-            valueName: "file"))
-    var contexts: String?
-
-    @Option(name: .long, help: ArgumentHelp("An extra parameter: key=value.", valueName: "key=value"))
-    var param: [String] = []
+    @OptionGroup var values: RequestValueOptions
 
     @Option(
         name: .long,
@@ -71,14 +59,14 @@ struct EvalCommand: ParsableCommand {
             return try runCorpus(corpus)
         }
         guard let url else { throw UsageError("give a URL to open, or --urls FILE").report("eval") }
-        guard contexts == nil else {
+        guard values.contexts == nil else {
             throw UsageError("--contexts multiplies a corpus: give it with --urls").report("eval")
         }
         let params: [String: RuleValue]
         do {
             // What can be checked without the bundle is, first: a typo costs no load.
-            _ = try KeyValueArguments.split(context, option: "--context")
-            params = try KeyValueArguments.parse(param, option: "--param")
+            _ = try KeyValueArguments.split(values.context, option: "--context")
+            params = try KeyValueArguments.parse(values.param, option: "--param")
         } catch {
             printError(error.message)
             throw ExitCode(3)
@@ -97,7 +85,7 @@ struct EvalCommand: ParsableCommand {
         }
         let contextValues: [String: RuleValue]
         do {
-            contextValues = try KeyValueArguments.parse(context, option: "--context", schema: manifest.context)
+            contextValues = try KeyValueArguments.parse(values.context, option: "--context", schema: manifest.context)
         } catch {
             printError(error.message)
             throw ExitCode(3)
@@ -133,9 +121,7 @@ struct EvalCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let manifest = loaded.bundle.manifest
-        var corpus = try CorpusOptions(
-            sources: [source], context: context, contexts: contexts, params: param
-        ).open(path, manifest: manifest)
+        var corpus = try values.corpus(sources: [source]).open(path, manifest: manifest)
         let json = self.json
         let output = FileHandle.standardOutput
         while true {

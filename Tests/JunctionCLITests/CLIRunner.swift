@@ -18,13 +18,14 @@ struct CLIRunner {
         return products.appendingPathComponent("junction")
     }
 
-    /// Runs `junction` with `arguments`, in `directory` when given, with `environment`
-    /// added to this process's environment.
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws
-        -> Result
-    {
+    /// Runs `junction` (or `program`) with `arguments`, in `directory` when given, with
+    /// `environment` added to this process's environment.
+    static func run(
+        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+        program: URL = executable
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }

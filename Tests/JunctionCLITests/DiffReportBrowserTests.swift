@@ -63,8 +63,6 @@ import Testing
         let browser = try #require(
             candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
             "Chromium is not installed: run scripts/setup (Debian's chromium package)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
         var options = [
             "-s", "KILL", "60", browser, "--headless", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
             "--user-data-dir=\(folder)/chromium-profile",
@@ -74,18 +72,7 @@ import Testing
         if getuid() == 0 { options.append("--no-sandbox") }
         var withFile = arguments
         withFile[withFile.count - 1] = URL(fileURLWithPath: arguments.last!).absoluteString
-        process.arguments = options + withFile
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLIRunner.Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        return try CLIRunner.run(options + withFile, program: URL(fileURLWithPath: "/usr/bin/timeout"))
     }
 
     /// Width and height from a PNG's IHDR chunk.
