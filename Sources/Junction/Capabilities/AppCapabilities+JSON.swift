@@ -85,6 +85,13 @@ extension AppCapabilities {
     /// - Throws: `CanonicalJSONError` naming the file: it cannot be read, is too long, or
     ///   is not a capabilities document.
     public init(contentsOfFile path: String) throws(CanonicalJSONError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CanonicalJSONError(file: path, place: "", message: "no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw CanonicalJSONError(file: path, place: "", message: "a folder, not a capabilities file")
+        }
         let bytes: [UInt8]
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))

@@ -236,7 +236,12 @@ import Testing
         #expect {
             try AppCapabilities(contentsOfFile: "/nonexistent/app-6.0.json")
         } throws: { error in
-            "\(error)".hasPrefix("/nonexistent/app-6.0.json: cannot be read: ")
+            "\(error)" == "/nonexistent/app-6.0.json: no such file"
+        }
+        #expect {
+            try AppCapabilities(contentsOfFile: FileManager.default.temporaryDirectory.path)
+        } throws: { error in
+            "\(error)" == "\(FileManager.default.temporaryDirectory.path): a folder, not a capabilities file"
         }
     }
 }
