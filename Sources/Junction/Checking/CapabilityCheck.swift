@@ -62,7 +62,7 @@ struct CapabilityCheck {
                 Finding(
                     .error, .targetMissing,
                     "route \(FindingLimits.quoted(route.name)) (\(route.pattern)) leads to target "
-                        + "\(FindingLimits.quoted(route.target)), which \(map.apps(missing)) "
+                        + "\(FindingLimits.quoted(route.target)), which \(map.named(missing)) "
                         + "\(missing.count == 1 ? "has" : "have") no page or task for, so there it opens nothing — "
                         + "raise minimum_host_version above \(map.newest(missing)), point the route at a target "
                         + "\(those) \(missing.count == 1 ? "has" : "have"), or remove it",
@@ -77,7 +77,7 @@ struct CapabilityCheck {
                 Finding(
                     .error, .dispatcherMissing,
                     "the route table hands URLs of scheme \(FindingLimits.quoted(scheme)) that no route takes to a "
-                        + "dispatcher, which \(map.apps(missing)) \(missing.count == 1 ? "does" : "do") not have, so "
+                        + "dispatcher, which \(map.named(missing)) \(missing.count == 1 ? "does" : "do") not have, so "
                         + "there they open nothing and no fallback sees them — raise minimum_host_version above "
                         + "\(map.newest(missing)), or take \(FindingLimits.quoted(scheme)) out of dispatchedSchemes",
                     at: routesFile.map { $0.location(ofKey: "dispatchedSchemes", value: scheme) ?? $0.start }))
@@ -245,7 +245,7 @@ extension CapabilityCheck {
         let byScheme: [String: [Int]]
 
         /// `app 6.0.0 (app-6.0.json)`, `apps 6.0.0 (a.json) and 6.0.5 (b.json)`.
-        func apps(_ indices: [Int]) -> String {
+        func named(_ indices: [Int]) -> String {
             (indices.count == 1 ? "app " : "apps ") + CapabilityCheck.listed(indices.map { apps[$0].label })
         }
 
@@ -264,13 +264,13 @@ extension CapabilityCheck {
                 return (
                     missing,
                     "route \(FindingLimits.quoted(route.name)), whose target \(FindingLimits.quoted(route.target)) "
-                        + "\(apps(missing)) \(missing.count == 1 ? "has" : "have") no page or task for"
+                        + "\(named(missing)) \(missing.count == 1 ? "has" : "have") no page or task for"
                 )
             case .dispatcher(let scheme):
                 guard let missing = byScheme[scheme] else { return nil }
                 return (
                     missing,
-                    "the \(scheme) dispatcher, which \(apps(missing)) \(missing.count == 1 ? "does" : "do") not have"
+                    "the \(scheme) dispatcher, which \(named(missing)) \(missing.count == 1 ? "does" : "do") not have"
                 )
             }
         }

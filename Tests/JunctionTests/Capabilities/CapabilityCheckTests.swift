@@ -164,6 +164,33 @@ import Testing
             ]),
     ]
 
+    @Test func manyMissingTargetsAndAppsAreCountedNotListed() throws {
+        // 2,000 routes to targets no app has, names far longer than a message shows, 40 apps.
+        let long = String(repeating: "t", count: 5_000)
+        let routes =
+            "routes:\n"
+            + (1...2_000).map { "  - { name: r\($0), pattern: \"myapp://r\($0)\", target: \(long)\($0) }" }.joined(
+                separator: "\n")
+        let bundle = try BundleCheckerTests.bundle(
+            routes: routes, rules: "", manifest: "name: check-test\nversion: 1\nminimum_host_version: \"5.0\"\n")
+        defer { try? FileManager.default.removeItem(atPath: bundle.directory) }
+        let apps = (0..<40).map { Self.app("6.0.\($0)") }
+        let findings = try BundleChecker(bundle: bundle).check(apps: apps)
+        #expect(findings.count == 2_040)
+        #expect(findings.allSatisfy { $0.message.count < 1_000 })
+        let manifest = try #require(findings.first)
+        #expect(
+            BundleCheckerTests.render([manifest], in: bundle.directory) == [
+                #"manifest.yaml:3:1: error: minimum_host_version 5.0.0 lets app 6.0.0 (app-6.0.0.json) load this bundle, but that app has no page or task for targets "\#(long.prefix(64))…", "\#(long.prefix(64))…", "\#(long.prefix(64))…", "\#(long.prefix(64))…", "\#(long.prefix(64))…" and 1995 more, so what the bundle leads there opens nothing — raise minimum_host_version above 6.0.0, or keep those routes and redirects out of the bundles it loads [host-version-too-low]"#
+            ])
+        let route = try #require(findings.first { $0.code == .targetMissing })
+        #expect(
+            route.message.hasSuffix(
+                "which apps 6.0.0 (app-6.0.0.json), 6.0.1 (app-6.0.1.json), 6.0.2 (app-6.0.2.json), 6.0.3 (app-6.0.3.json), "
+                    + "6.0.4 (app-6.0.4.json) and 35 more have no page or task for, so there it opens nothing — raise "
+                    + "minimum_host_version above 6.0.39, point the route at a target those apps have, or remove it"))
+    }
+
     static let codes: Set<Finding.Code> = [
         .targetMissing, .dispatcherMissing, .redirectToMissingTarget, .hostVersionTooLow,
     ]
