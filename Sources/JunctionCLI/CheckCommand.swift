@@ -16,10 +16,18 @@ struct CheckCommand: ParsableCommand {
             matches no route (interceptor-matches-nothing), and in the rules' code: globals \
             nothing defines (undefined-global), globals a rule assigns (global-assignment) and \
             req.source compared with a source the bundle does not know (unknown-source), all \
-            errors. Each finding prints as \
+            errors. With --app FILE (once per app version: the JSON an app's \
+            router.capabilities(hostVersion:) writes), for each version at or above the manifest's \
+            minimum_host_version: routes whose target it has no page or task for and no rule \
+            answers (target-missing), dispatched schemes it has no dispatcher for \
+            (dispatcher-missing), redirects and fallbacks that lead there \
+            (redirect-to-missing-target), and the minimum_host_version that lets it load the bundle \
+            (host-version-too-low), all errors; a file below minimum_host_version gets a note and \
+            is not checked. Each finding prints as \
             FILE:LINE:COL: SEVERITY: MESSAGE [CODE], then a summary line. \
             Exit status: 0 when there are no errors (warnings allowed unless --strict), 1 when a \
-            finding is an error (or, with --strict, a warning), 2 when the bundle does not load.
+            finding is an error (or, with --strict, a warning), 2 when the bundle does not load or \
+            an --app file cannot be read.
             """
     )
 
@@ -37,8 +45,24 @@ struct CheckCommand: ParsableCommand {
     @Flag(name: .long, help: "Exit 1 on warnings too.")
     var strict = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The capabilities of an app version, as router.capabilities(hostVersion:) writes them; repeatable.",
+            valueName: "file"))
+    var app: [String] = []
+
     func run() throws {
-        let report = CheckReport.run(directory: directory)
+        // A file that cannot be read costs no load of the bundle.
+        var apps: [CapabilitiesFile] = []
+        for path in app {
+            do {
+                apps.append(CapabilitiesFile(path: path, capabilities: try AppCapabilities(contentsOfFile: path)))
+            } catch {
+                throw UsageError("\(error)").report("check")
+            }
+        }
+        let report = CheckReport.run(directory: directory, apps: apps)
         switch format {
         case .text: report.text.forEach { print($0) }
         case .json: print(report.json)

@@ -1,8 +1,8 @@
 /// What a bundle's compiled code tells about mistakes no single test shows, for
 /// `junction check` (``RuleEnginePool/analysis()``): globals read that nothing defines,
 /// fields read that a sandbox library lacks, globals assigned where that always fails,
-/// the literals `req.source` is compared with, and the literal targets of the redirects
-/// declared functions return.
+/// the literals `req.source` is compared with, the literal targets of the redirects
+/// declared functions return, and which of them cannot answer with `respond`.
 ///
 /// Read from bytecode, so it sees every function of every file, and only what the code
 /// says: names a rule builds at run time (`_G[name]`), text it compiles with `load` and
@@ -63,6 +63,13 @@ package struct RuleAnalysis: Sendable, Hashable {
     /// two it is cannot be told. A function compiled by `load` is of no file, unless the
     /// rule gave it a file's name, which misleads only this analysis.
     package var redirectTargets: [Int: [Use]] = [:]
+    /// The declared functions, by their index in ``RuleDeclarations``, that cannot answer
+    /// with `respond(...)`: neither their code nor a function nested in it reads the global
+    /// `respond`, and no function outside every declared one does (a helper any rule may
+    /// call, or a file's main code keeping `respond` in a local). A function whose code is
+    /// not known (compiled by `load`, of no file) is never among them, nor is one on the
+    /// lines of a function that reads `respond`: what cannot be told may respond.
+    package var nonResponding: Set<Int> = []
     /// Every global the sandbox or the bundle defines, sorted: the names a misspelt one
     /// may have meant.
     package var definedGlobals: [String] = []

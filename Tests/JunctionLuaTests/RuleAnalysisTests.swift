@@ -361,6 +361,78 @@ import Testing
         #expect(Set(analysis.redirectTargets.keys).isSubset(of: Set(named.map(\.0))))
     }
 
+    static let respondCases: [Case] = [
+        Case(
+            "a rule that responds, and rules that do not",
+            """
+            interceptor { name = "answer", route = "x", run = function(req, ctx) return respond({ ok = true }) end }
+            interceptor { name = "audit", all = true, run = function(req, ctx) log.info(req.url) end }
+            group("login", function(req, ctx) if ctx.user == nil then return gate("myapp://login") end end)
+            fallback(function(req, ctx) return redirect("myapp://home") end)
+            """,
+            expected: ["interceptor answer"]),
+        Case(
+            "respond in a nested function counts for the declared function around it",
+            """
+            interceptor { name = "nested", all = true, run = function(req, ctx)
+              local answer = function() return respond(1) end
+              return answer()
+            end }
+            interceptor { name = "plain", all = true, run = function() end }
+            group("vip", function(req, ctx)
+              return _G.respond(2)
+            end)
+            """,
+            expected: ["interceptor nested", "group vip"]),
+        Case(
+            "a helper that responds makes every rule one that may",
+            """
+            local function answer(value) return respond(value) end
+            interceptor { name = "a", all = true, run = function() return answer(1) end }
+            group("g", function() end)
+            """,
+            expected: ["interceptor a", "group g"]),
+        Case(
+            "respond kept in a local by a file's main code makes every rule one that may",
+            """
+            local R = respond
+            interceptor { name = "a", all = true, run = function() return R(1) end }
+            group("g", function() end)
+            """,
+            expected: ["interceptor a", "group g"]),
+        Case(
+            "a helper in another file makes every rule one that may",
+            """
+            interceptor { name = "a", all = true, run = function() return answer() end }
+            """,
+            """
+            function answer() return respond(1) end
+            """,
+            expected: ["interceptor a"]),
+        Case(
+            "a function compiled from text may respond",
+            """
+            interceptor { name = "p", all = true, run = function() end }
+            fallback(load("return function() return nil end", "=loaded")())
+            """,
+            expected: ["fallback"]),
+    ]
+
+    @Test(arguments: respondCases)
+    func tellsWhichDeclaredFunctionsMayRespond(_ testCase: Case) throws {
+        let sources = testCase.files.enumerated().map { index, text in
+            RuleSource(name: String(UnicodeScalar(UInt8(ascii: "a") + UInt8(index))) + ".lua", text: text)
+        }
+        let engine = try RuleEngine(sources: sources)
+        let analysis = try engine.analyze(sources)
+        let declarations = engine.declarations
+        let named =
+            declarations.interceptors.map { ($0.function, "interceptor \($0.name)") }
+            + declarations.groups.map { ($0.function, "group \($0.name)") }
+            + declarations.fallbacks.map { ($0.function, "fallback") }
+        #expect(named.filter { !analysis.nonResponding.contains($0.0) }.map(\.1) == testCase.expected)
+    }
+
     /// Every use as `FILE:LINE: kind name`: globals, fields, assignments, then sources.
     static func render(_ analysis: RuleAnalysis) -> [String] {
         analysis.undefinedGlobals.map { "\($0.file):\($0.line): global \($0.name)" }

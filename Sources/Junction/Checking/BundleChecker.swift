@@ -25,6 +25,11 @@ package import JunctionLua
 ///   which always fails (``GlobalAssignmentCheck``).
 /// - `unknown-source` (error): `req.source` compared with a string that is none of the
 ///   bundle's sources (``UnknownSourceCheck``).
+/// - With the capabilities of app versions (`junction check --app`), for each version
+///   that loads the bundle (``CapabilityCheck``): `target-missing`, `dispatcher-missing`,
+///   `redirect-to-missing-target` and `host-version-too-low` (errors): routes, dispatched
+///   schemes and redirects that lead to what the version cannot open, and the
+///   `minimum_host_version` that lets it load the bundle.
 ///
 /// The last three, and the returned redirects, read the compiled code (``RuleAnalysis``);
 /// each reports at most ``FindingLimits/perFile`` findings per file, and counts the rest.
@@ -60,8 +65,10 @@ package struct BundleChecker: Sendable {
     }
 
     /// Runs every check.
+    /// - Parameter apps: The capabilities of app versions to check what the bundle leads
+    ///   to against; those older than the manifest's `minimum_host_version` are no concern.
     /// - Returns: The findings, by file, line and column.
-    package func check() -> [Finding] {
+    package func check(apps: [CapabilitiesFile] = []) -> [Finding] {
         let routes = decider.routes
         let declarations = decider.bundle?.declarations ?? RuleDeclarations()
         let lua = LuaSourceText(sources: decider.bundle?.sources ?? [], directory: decider.bundle?.directory)
@@ -85,8 +92,24 @@ package struct BundleChecker: Sendable {
             routes: routes, declarations: declarations, patternTable: decider.plan.patternTable, samples: broad,
             lua: lua
         ).findings()
+        var analysis: RuleAnalysis?
         if let bundle = decider.bundle {
-            findings += codeFindings(of: bundle, lua: lua)
+            do {
+                let read = try bundle.engines.analysis()
+                analysis = read
+                findings += codeFindings(of: bundle, analysis: read, lua: lua)
+            } catch {
+                findings.append(
+                    Finding(
+                        .error, .loadError,
+                        "the checks of undefined globals, global assignments, request sources and returned redirects "
+                            + "could not read the rules' code: \(error.message) — the other checks ran; fix what stopped these and check again",
+                        at: SourceLocation(file: lua.path(of: error.chunkName), line: error.line ?? 1, column: 1)))
+            }
+        }
+        if !apps.isEmpty {
+            findings += CapabilityCheck(decider: decider, apps: apps, analysis: analysis, samples: broad, lua: lua)
+                .findings()
         }
         return findings.enumerated().sorted { a, b in
             switch (a.element.location, b.element.location) {
@@ -100,20 +123,8 @@ package struct BundleChecker: Sendable {
     }
 
     /// The findings read from the bundle's compiled code.
-    private func codeFindings(of bundle: RuleBundle, lua: LuaSourceText) -> [Finding] {
-        let analysis: RuleAnalysis
-        do {
-            analysis = try bundle.engines.analysis()
-        } catch {
-            return [
-                Finding(
-                    .error, .loadError,
-                    "the checks of undefined globals, global assignments, request sources and returned redirects "
-                        + "could not read the rules' code: \(error.message) — the other checks ran; fix what stopped these and check again",
-                    at: SourceLocation(file: lua.path(of: error.chunkName), line: error.line ?? 1, column: 1))
-            ]
-        }
-        return UndefinedGlobalCheck(analysis: analysis, lua: lua).findings()
+    private func codeFindings(of bundle: RuleBundle, analysis: RuleAnalysis, lua: LuaSourceText) -> [Finding] {
+        UndefinedGlobalCheck(analysis: analysis, lua: lua).findings()
             + GlobalAssignmentCheck(analysis: analysis, lua: lua).findings()
             + UnknownSourceCheck(analysis: analysis, knownSources: bundle.manifest.knownSources, lua: lua).findings()
             + ReturnedRedirectPolicyCheck(

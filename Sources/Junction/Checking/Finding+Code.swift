@@ -42,6 +42,18 @@ extension Finding {
         package static let globalAssignment = Code(rawValue: "global-assignment")
         /// `req.source` is compared with a string that is not one of the bundle's sources.
         package static let unknownSource = Code(rawValue: "unknown-source")
+        /// A route whose target an app version that loads the bundle (`junction check --app`)
+        /// has no page or task for, and that no rule answers with `respond`.
+        package static let targetMissing = Code(rawValue: "target-missing")
+        /// A scheme the route table hands to a dispatcher that an app version that loads the
+        /// bundle does not have.
+        package static let dispatcherMissing = Code(rawValue: "dispatcher-missing")
+        /// A declared redirect, or a redirect a rule returns (a fallback's too), that lands
+        /// on a route or dispatcher an app version that loads the bundle cannot open.
+        package static let redirectToMissingTarget = Code(rawValue: "redirect-to-missing-target")
+        /// A `minimum_host_version` that lets an app version load the bundle when that
+        /// version lacks targets or dispatchers the bundle leads to.
+        package static let hostVersionTooLow = Code(rawValue: "host-version-too-low")
         /// The bundle does not load or its rules do not compile.
         package static let loadError = Code(rawValue: "load-error")
     }

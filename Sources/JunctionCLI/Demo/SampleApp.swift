@@ -47,6 +47,9 @@ final class SampleApp {
             "live.room": { params in "Live room \(params.int("room") ?? 0)" },
             "WebPage": { params in "Live (H5) \(params.string("**") ?? "")" },
             "web": { params in "Web: \(params.string("url") ?? "")" },
+            "help.article": { params in "Help: \(params.string("**") ?? "")" },
+            "files": { params in "File \(params.string("**") ?? "")" },
+            "promo": { _ in "Promotion" },
         ]
         for (target, title) in titles {
             router.register(page: target) { request in SamplePage(title: title(request.params)) }

@@ -11,7 +11,8 @@ extension ChunkScanner {
     ///   - names: What the sealed bundle defines.
     ///   - declared: Where each declared function is, by its index: the literal targets
     ///     of the `redirect` calls in the function of that span are its
-    ///     ``RuleAnalysis/redirectTargets``.
+    ///     ``RuleAnalysis/redirectTargets``, and those that read no `respond` its
+    ///     ``RuleAnalysis/nonResponding``.
     /// - Returns: What the files' code uses, file by file in their order, by line.
     /// - Throws: `LuaError` when a file no longer compiles or its chunk cannot be read.
     static func analyze(
@@ -24,6 +25,7 @@ extension ChunkScanner {
         defer { lua_close(state) }
         var analysis = RuleAnalysis()
         var functionRedirects: [FunctionSpan: [RuleAnalysis.Use]] = [:]
+        var respondReaders: [FunctionSpan] = []
         for source in sources {
             var scanner = ChunkScanner(names: names, file: source.name)
             try scanner.compileAndScan(source, in: state)
@@ -32,11 +34,13 @@ extension ChunkScanner {
             analysis.sourceComparisons += scanner.analysis.sourceComparisons.sorted { $0.line < $1.line }
             // Files of one name are one file to a declared function's span: keep neither.
             functionRedirects.merge(scanner.functionRedirects) { _, _ in [] }
+            respondReaders += scanner.respondingSpans
         }
         for (index, span) in declared {
             guard let redirects = functionRedirects[span], !redirects.isEmpty else { continue }
             analysis.redirectTargets[index] = Self.unique(redirects)
         }
+        analysis.nonResponding = RespondingFunctions.nonResponding(declared: declared, readers: respondReaders)
         analysis.undefinedGlobals = Self.unique(analysis.undefinedGlobals)
         analysis.undefinedFields = Self.unique(analysis.undefinedFields)
         analysis.sourceComparisons = Self.unique(analysis.sourceComparisons)

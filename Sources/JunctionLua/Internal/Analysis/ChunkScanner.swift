@@ -1,8 +1,9 @@
 /// Reads the compiled chunk of one bundle file, every function in it at any depth, for
 /// what `junction check` reports from code (``RuleAnalysis``): global names read that no
 /// one defines, fields read that a sandbox library lacks, the string literals
-/// `req.source` is compared with, and the literal targets of the sandbox's `redirect`
-/// each function calls in its own body (``functionRedirects``).
+/// `req.source` is compared with, the literal targets of the sandbox's `redirect` each
+/// function calls in its own body (``functionRedirects``), and the functions that read
+/// `respond` (``respondingSpans``).
 ///
 /// Lua's compiler names every global it reads in the instruction that reads it: a global
 /// is a field of `_ENV`, the chunk's first upvalue, read with a constant key
@@ -35,6 +36,9 @@ struct ChunkScanner {
     /// functions with different calls share has none: which one a declared function is
     /// cannot be told.
     private(set) var functionRedirects: [FunctionSpan: [RuleAnalysis.Use]] = [:]
+    /// The spans of the functions whose own body reads the global `respond` — the main
+    /// function's (lines 0 to 0) among them when it does.
+    private(set) var respondingSpans: [FunctionSpan] = []
 
     init(names: GlobalNames, file: String) {
         self.names = names
@@ -127,9 +131,12 @@ struct ChunkScanner {
             lines: LineCursor(
                 bytes: reader.bytes, deltas: deltas, count: deltaCount, absolute: absolute, lineDefined: lineDefined))
         var redirects: [RuleAnalysis.Use] = []
-        try body.scan(names: names, file: file, into: &analysis, redirects: &redirects)
+        var readsRespond = false
+        try body.scan(
+            names: names, file: file, into: &analysis, redirects: &redirects, readsRespond: &readsRespond)
+        let span = FunctionSpan(file: file, lineDefined: lineDefined, lastLineDefined: lastLineDefined)
+        if readsRespond { respondingSpans.append(span) }
         if parentUpvalues != nil {
-            let span = FunctionSpan(file: file, lineDefined: lineDefined, lastLineDefined: lastLineDefined)
             // Once emptied for a conflict, only more functions without calls agree with it.
             if let other = functionRedirects[span] {
                 if other != redirects { functionRedirects[span] = [] }
@@ -174,10 +181,12 @@ struct ChunkScanner {
 
         func constant(_ index: Int) -> String? { index < constants.count ? constants[index] : nil }
 
-        /// Scans the body, adding what it finds to `analysis`, and the literal targets of
-        /// the `redirect` calls whose result it uses to `redirects`.
+        /// Scans the body, adding what it finds to `analysis`, the literal targets of the
+        /// `redirect` calls whose result it uses to `redirects`, and whether it reads the
+        /// global `respond` (in any way the scanner sees a global read) to `readsRespond`.
         func scan(
-            names: GlobalNames, file: String, into analysis: inout RuleAnalysis, redirects: inout [RuleAnalysis.Use]
+            names: GlobalNames, file: String, into analysis: inout RuleAnalysis, redirects: inout [RuleAnalysis.Use],
+            readsRespond: inout Bool
         ) throws {
             // The sandbox's verdict constructor, unless the bundle defines a global of that name.
             let redirect: Held? =
@@ -239,6 +248,7 @@ struct ChunkScanner {
 
                 func read(global name: String) {
                     if !names.defines(name) { use = (.global, name) }
+                    if name == "respond" { readsRespond = true }
                     result = .global(name)
                 }
                 func read(field: String, of table: Held) {
