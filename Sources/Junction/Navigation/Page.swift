@@ -24,7 +24,9 @@ public final class Page {
     public internal(set) var tabParams: RouteParameters?
 
     var pendingResult: RouteResult?
-    private var onRemoved: (@MainActor (RouteResult) -> Void)?
+    /// Who gets the result when the page leaves: its opener, and the openers of launches
+    /// that reused it (`singleTop`, `singleTask`).
+    private var openers: [@MainActor (RouteResult) -> Void]
     private(set) var isRemoved = false
 
     init(
@@ -37,15 +39,24 @@ public final class Page {
         self.params = params
         self.content = content
         self.presentation = presentation
-        self.onRemoved = onRemoved
+        openers = onRemoved.map { [$0] } ?? []
     }
 
-    /// Marks the page removed and gives its opener the result, once; later calls do nothing.
-    func removed() {
-        guard !isRemoved else { return }
+    /// Adds an opener that gets the page's result when it leaves: a launch that reused it.
+    func addOpener(_ onResult: (@MainActor (RouteResult) -> Void)?) {
+        if let onResult, !isRemoved { openers.append(onResult) }
+    }
+
+    /// Marks the page removed and gives its opener the result, once.
+    /// - Returns: The result given, or `nil` when the page was already removed.
+    @discardableResult
+    func removed() -> RouteResult? {
+        guard !isRemoved else { return nil }
         isRemoved = true
-        let handler = onRemoved
-        onRemoved = nil
-        handler?(pendingResult ?? .cancelled)
+        let handlers = openers
+        openers = []
+        let result = pendingResult ?? .cancelled
+        for handler in handlers { handler(result) }
+        return result
     }
 }

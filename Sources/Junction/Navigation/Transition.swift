@@ -22,4 +22,16 @@ public enum Transition {
     case setTabs([Page], removing: [Page])
     /// Show tab `index`, whose root page receives `params`.
     case selectTab(Int, root: Page?, params: RouteParameters)
+
+    /// The pages this transition takes off the stack, each with how it leaves.
+    var closings: [(Page, ClosedPage.Reason)] {
+        switch self {
+        case .pop(_, let removing): return removing.map { ($0, .popped) }
+        case .dismiss(_, let removing): return removing.map { ($0, .dismissed) }
+        case .replace(let old, _): return [(old, .replaced)]
+        case .setRoot(_, _, let removing), .setTabs(_, let removing): return removing.map { ($0, .reset) }
+        case .removeRoot(let page): return [(page, .reset)]
+        case .push, .present, .selectTab: return []
+        }
+    }
 }

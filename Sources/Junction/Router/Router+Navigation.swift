@@ -113,7 +113,7 @@ extension Router {
         guard let index = stack.visibleIndex(of: id), index > 0, let change = stack.unwind(toVisible: index - 1) else {
             return false
         }
-        for page in change.removed { page.removed() }
+        for page in change.removed { close(page, .removedByScreen) }
         return true
     }
 
@@ -195,8 +195,18 @@ extension Router {
 
     /// Shows the change, then gives each removed page's opener its result, top first:
     /// openers see a consistent stack when their callbacks run.
-    private func apply(_ change: PageStack.Change, animated: Bool) {
-        for transition in change.transitions { presenter.apply(transition, animated: animated) }
-        for page in change.removed { page.removed() }
+    func apply(_ change: PageStack.Change, animated: Bool) {
+        var reasons: [PageID: ClosedPage.Reason] = [:]
+        for transition in change.transitions {
+            presenter.apply(transition, animated: animated)
+            for (page, reason) in transition.closings { reasons[page.id] = reason }
+        }
+        for page in change.removed { close(page, reasons[page.id] ?? .popped) }
+    }
+
+    /// Gives a page's openers its result, once, and tells ``didClose``.
+    private func close(_ page: Page, _ reason: ClosedPage.Reason) {
+        guard let result = page.removed() else { return }
+        didClose?(ClosedPage(page: page, result: result, reason: reason))
     }
 }

@@ -43,6 +43,10 @@ public final class Router {
     public var decisionObserver: (@MainActor (Decision) -> Void)?
     /// Called after each `open` with what it did.
     public var didOpen: (@MainActor (RouteRequest, Opening) -> Void)?
+    /// Called for every page that leaves the stack — popped, dismissed, replaced, reset,
+    /// or removed by the screen itself — after its openers got its result, top first:
+    /// screen tracking that sees every removal.
+    public var didClose: (@MainActor (ClosedPage) -> Void)?
     /// Called for a URL that nothing took — no route, bundle fallback or dispatcher —
     /// with its decision; returns a URL to open instead (a "not found" page), or `nil`
     /// to let the opener get `unmatched`. Called at most once per request; the URL it

@@ -3,7 +3,8 @@ import Testing
 
 /// Random sessions against the page stack. After every operation: a shadow stack rebuilt
 /// only from the presenter's transitions equals the router's, and every page that left
-/// has given its opener exactly one result while every page still open has given none.
+/// has given its opener exactly one result and `didClose` exactly one report, while every
+/// page still open has given none.
 @MainActor
 @Suite struct PageStackModelTests {
     /// A small deterministic generator (SplitMix64), so a failing seed can be replayed.
@@ -97,6 +98,8 @@ import Testing
         let results = Box<[Int: Int]>([:])  // open number → results received
         var pageOfOpen: [Int: PageID] = [:]
         var opens = 0
+        let closings = Box<[PageID: Int]>([:])  // page → didClose calls
+        router.didClose = { closings.value[$0.page.id, default: 0] += 1 }
 
         for _ in 0..<60 {
             switch random.next(10) {
@@ -163,6 +166,9 @@ import Testing
                 #expect(
                     results.value[number, default: 0] == (open.contains(id) ? 0 : 1),
                     "seed \(seed): open \(number) (\(id))")
+                #expect(
+                    closings.value[id, default: 0] == (open.contains(id) ? 0 : 1),
+                    "seed \(seed): didClose of open \(number) (\(id))")
             }
             #expect(results.value.values.allSatisfy { $0 <= 1 }, "seed \(seed)")
         }
