@@ -37,6 +37,7 @@ public final class HeadlessPresenter: Presenter {
         case .selectTab(let index, let root, let params):
             return "select tab \(index)" + (root.map { " (\(name($0)))" } ?? "")
                 + (params.values.isEmpty && params.objects.isEmpty ? "" : " \(params)")
+        case .renew(let page): return "renew \(name(page)) with \(page.url)"
         }
     }
 }

@@ -12,10 +12,11 @@ public final class Page {
     /// The route it was opened through (`moments`); for a page a dispatcher made, the
     /// scheme (`https`).
     public let name: String
-    /// The URL it shows, after redirects.
-    public let url: String
-    /// The parameters its factory received.
-    public let params: RouteParameters
+    /// The URL it shows, after redirects; the latest open's when a launch reused it.
+    public private(set) var url: String
+    /// The parameters its factory received; the latest open's when a launch reused it
+    /// (``Transition/renew(_:)``).
+    public private(set) var params: RouteParameters
     /// What the page factory (or dispatcher) made: a view controller in an iOS app.
     public let content: Any
     /// How it sits on the stack.
@@ -40,6 +41,12 @@ public final class Page {
         self.content = content
         self.presentation = presentation
         openers = onRemoved.map { [$0] } ?? []
+    }
+
+    /// Takes the URL and parameters of an open that reuses the page.
+    func renew(url: String, params: RouteParameters) {
+        self.url = url
+        self.params = params
     }
 
     /// Adds an opener that gets the page's result when it leaves: a launch that reused it.

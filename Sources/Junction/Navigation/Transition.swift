@@ -22,6 +22,9 @@ public enum Transition {
     case setTabs([Page], removing: [Page])
     /// Show tab `index`, whose root page receives `params`.
     case selectTab(Int, root: Page?, params: RouteParameters)
+    /// `page`, on top, was opened again and reused (a route launched `singleTop` or
+    /// `singleTask`): its ``Page/url`` and ``Page/params`` are the new open's; show them.
+    case renew(Page)
 
     /// The pages this transition takes off the stack, each with how it leaves.
     var closings: [(Page, ClosedPage.Reason)] {
@@ -31,7 +34,7 @@ public enum Transition {
         case .replace(let old, _): return [(old, .replaced)]
         case .setRoot(_, _, let removing), .setTabs(_, let removing): return removing.map { ($0, .reset) }
         case .removeRoot(let page): return [(page, .reset)]
-        case .push, .present, .selectTab: return []
+        case .push, .present, .selectTab, .renew: return []
         }
     }
 }

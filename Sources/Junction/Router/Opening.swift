@@ -4,6 +4,9 @@
 public indirect enum Opening {
     /// A page was put on the stack.
     case opened(Page)
+    /// A page of the route, already on the stack, was reused and is on top (a route
+    /// launched `singleTop` or `singleTask`); the opener gets its result with its opener's.
+    case reused(Page)
     /// The URL went to its scheme's dispatcher, which may have made a page.
     case handedOver(scheme: String, page: Page?)
     /// A task ran, or a rule answered (`respond`), with this value.
@@ -18,7 +21,7 @@ public indirect enum Opening {
     /// The page the opening put on the stack, if any (a gate's page for `gated`).
     public var page: Page? {
         switch self {
-        case .opened(let page): return page
+        case .opened(let page), .reused(let page): return page
         case .handedOver(_, let page): return page
         case .gated(_, let opening): return opening.page
         case .answered, .failed: return nil
@@ -35,6 +38,7 @@ public indirect enum Opening {
     public var summary: String {
         switch self {
         case .opened(let page): return "opened \(page.name) \(page.id)"
+        case .reused(let page): return "reused \(page.name) \(page.id)"
         case .handedOver(let scheme, let page):
             return "handed over to \(scheme)" + (page.map { " as \($0.name) \($0.id)" } ?? "")
         case .answered(let value): return "answered" + (value.map { " " + RouteResult.describe($0) } ?? "")

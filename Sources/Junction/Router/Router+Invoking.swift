@@ -23,7 +23,7 @@ extension Router {
         source: RequestSource = .internal
     ) throws(RouterError) -> (any Sendable)? {
         let (values, objects) = SendableBridge.split(params)
-        let request = RouteRequest(url, params: values, exts: exts, source: source)
+        let request = withStackTop(RouteRequest(url, params: values, exts: exts, source: source))
         willOpen?(request)
         let decision = decider.decide(request, context: context)
         decisionObserver?(decision)
@@ -97,6 +97,7 @@ extension Router {
         var request = RouteRequest(url, params: values, exts: exts, source: source)
         var passedGates: [String] = []
         while true {
+            request = withStackTop(request)
             willOpen?(request)
             let decision = await Self.decideOffMain(decider, request, context)
             decisionObserver?(decision)

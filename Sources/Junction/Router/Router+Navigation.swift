@@ -182,9 +182,13 @@ extension Router {
         case .replace: change = stack.replaceTop(with: page)
         case .root: change = stack.setRoot(page)
         }
-        let animated: Bool
-        if case .bool(let flag)? = exts["animated"] { animated = flag } else { animated = true }
-        apply(change, animated: animated)
+        apply(change, animated: Self.isAnimated(exts))
+    }
+
+    /// `exts["animated"]`, `true` unless it is `false`.
+    static func isAnimated(_ exts: [String: RuleValue]) -> Bool {
+        if case .bool(let flag)? = exts["animated"] { return flag }
+        return true
     }
 
     private func unwind(to index: Int, animated: Bool) -> Page? {

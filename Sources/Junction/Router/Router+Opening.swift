@@ -58,12 +58,26 @@ extension Router {
 
     /// Decides and carries out one request; the opener's result is delivered exactly once.
     func perform(_ pending: PendingOpen) async -> Opening {
+        var pending = pending
+        pending.request = withStackTop(pending.request)
         willOpen?(pending.request)
         let decision = await Self.decideOffMain(decider, pending.request, context)
         decisionObserver?(decision)
         let opening = await carryOut(decision, pending)
         didOpen?(pending.request, opening)
         return opening
+    }
+
+    /// The key of ``RouteRequest/exts`` that tells rules and interceptors the route of the
+    /// page on top when the router decides (`req.exts.top_route`).
+    public nonisolated static let topRouteExt = "top_route"
+
+    /// `request` with the route of the page on top now as its `top_route` ext (none with an
+    /// empty stack): the router's own key, so a caller's value is replaced.
+    func withStackTop(_ request: RouteRequest) -> RouteRequest {
+        var request = request
+        request.exts[Self.topRouteExt] = stack.top.map { .string($0.name) }
+        return request
     }
 
     /// Rules can take time: keep them off the main actor.
@@ -132,6 +146,9 @@ extension Router {
         }
         if let factory = pageFactories[route.target] {
             let style = pending.style ?? Self.style(of: route)
+            if let page = reuse(route, style: style, url: url, params: params, pending) {
+                return .reused(page)
+            }
             let page: Page
             do {
                 page = try makePage(
@@ -167,6 +184,34 @@ extension Router {
                 .noTarget,
                 "route \"\(route.name)\" leads to target \"\(route.target)\", which has no page factory or task registered",
                 url: url, route: route.name), pending)
+    }
+
+    /// For a route launched `singleTop` or `singleTask`, the page of it that this open
+    /// reuses — brought to the top (the pages above a `singleTask` page are popped), its
+    /// URL and parameters renewed, the opener added to those who get its result — or `nil`
+    /// when a new page is pushed. Only pushes and presents reuse: `replace` and `root`
+    /// say where the page goes.
+    private func reuse(
+        _ route: Route, style: PresentationStyle, url: String, params: RouteParameters, _ pending: PendingOpen
+    ) -> Page? {
+        guard style == .push || style == .present else { return nil }
+        let animated = Self.isAnimated(pending.request.exts)
+        let page: Page
+        switch route.launchMode {
+        case .standard:
+            return nil
+        case .singleTop:
+            guard let top = stack.top, top.name == route.name else { return nil }
+            page = top
+        case .singleTask:
+            guard let index = stack.topmostVisibleIndex(named: route.name) else { return nil }
+            page = stack.visible[index]
+            if let change = stack.unwind(toVisible: index) { apply(change, animated: animated) }
+        }
+        page.renew(url: url, params: params)
+        page.addOpener(pending.onResult)
+        presenter.apply(.renew(page), animated: animated)
+        return page
     }
 
     /// Calls a page factory and wraps what it made in a ``Page`` (not yet on the stack).

@@ -96,12 +96,22 @@ struct RouteTableLoader {
             case "returns": route.returns = readParameters(value, "returns")
             case "meta":
                 if case .table(let fields) = yaml.ruleValue(value, "meta", requireTable: true) { route.meta = fields }
+            case "launch":
+                if let text = yaml.string(value, "launch") {
+                    if let mode = LaunchMode(rawValue: text) {
+                        route.launchMode = mode
+                    } else {
+                        yaml.error(
+                            "launch: \"\(text)\" is no launch mode; use one of "
+                                + LaunchMode.allCases.map(\.rawValue).joined(separator: ", "), value.mark)
+                    }
+                }
             default:
                 yaml.unknownKey(
                     key,
                     allowed: [
                         "name", "pattern", "target", "priority", "groups", "exported", "description", "params",
-                        "returns", "meta",
+                        "returns", "meta", "launch",
                     ], in: "a route")
             }
         }

@@ -10,6 +10,7 @@ extension Route {
         if !parameters.isEmpty { fields["params"] = .array(parameters.map(\.canonicalJSONValue)) }
         if !returns.isEmpty { fields["returns"] = .array(returns.map(\.canonicalJSONValue)) }
         if !meta.isEmpty { fields["meta"] = .table(meta) }
+        if launchMode != .standard { fields["launch"] = .string(launchMode.rawValue) }
         if let location { fields["location"] = location.canonicalJSONValue(relativeTo: directory) }
         if let patternLocation {
             fields["pattern_location"] = patternLocation.canonicalJSONValue(relativeTo: directory)
@@ -41,6 +42,15 @@ extension Route {
                 throw CanonicalJSONObject.mismatch(meta, expected: "an object", at: object.path(of: "meta"), file: file)
             }
             self.meta = fields
+        }
+        if let launch = try object.string("launch") {
+            guard let mode = LaunchMode(rawValue: launch) else {
+                throw object.error(
+                    "launch",
+                    "\(launch) is no launch mode; use one of "
+                        + LaunchMode.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            launchMode = mode
         }
         location = try object.value("location").map { value throws(CanonicalJSONError) in
             try SourceLocation(canonicalJSON: value, at: object.path(of: "location"), file: file, directory: directory)

@@ -13,6 +13,7 @@ public struct Route: Sendable, Hashable {
         var parameters, returns: [ParameterDeclaration]
         var location, patternLocation: SourceLocation?
         var meta: [String: RuleValue]
+        var launchMode: LaunchMode = .standard
     }
 
     private var storage: CopyOnWrite<Fields>
@@ -73,6 +74,13 @@ public struct Route: Sendable, Hashable {
         set { storage.write { $0.meta = newValue } }
     }
 
+    /// What opening it does when a page of it is already on the stack (`launch:`);
+    /// `standard` by default.
+    public var launchMode: LaunchMode {
+        get { storage.fields.launchMode }
+        set { storage.write { $0.launchMode = newValue } }
+    }
+
     /// Where its pattern was written, when it came from a file.
     public var patternLocation: SourceLocation? {
         get { storage.fields.patternLocation }
@@ -91,17 +99,18 @@ public struct Route: Sendable, Hashable {
     ///   - parameters: Declared parameters.
     ///   - returns: Declared result fields.
     ///   - meta: Free-form data for rules (`req.route.meta`).
+    ///   - launchMode: What opening it does when a page of it is on the stack.
     public init(
         name: String, pattern: String, target: String? = nil, priority: Int = 0,
         groups: [String] = [], isExported: Bool = false, description: String? = nil,
         parameters: [ParameterDeclaration] = [], returns: [ParameterDeclaration] = [],
-        meta: [String: RuleValue] = [:]
+        meta: [String: RuleValue] = [:], launchMode: LaunchMode = .standard
     ) {
         storage = CopyOnWrite(
             Fields(
                 name: name, pattern: pattern, target: target ?? name, priority: priority, groups: groups,
                 isExported: isExported, description: description, parameters: parameters, returns: returns,
-                location: nil, patternLocation: nil, meta: meta))
+                location: nil, patternLocation: nil, meta: meta, launchMode: launchMode))
     }
 
     /// The declaration of `name`, if the route declares it.

@@ -138,8 +138,12 @@ import Testing
             #"routes.json: routes[0].exported: expected true or false, found text "yes""#
         ),
         (
+            #"{"routes":[{"name":"a","pattern":"/a","launch":"singletop"}]}"#,
+            "routes.json: routes[0].launch: singletop is no launch mode; use one of standard, singleTop, singleTask"
+        ),
+        (
             #"{"routes":[{"name":"a","pattern":"/a","Meta":{}}]}"#,
-            "routes.json: routes[0].Meta: unknown member; routes[0] has description, exported, groups, location, meta, name, params, pattern, pattern_location, priority, returns, target"
+            "routes.json: routes[0].Meta: unknown member; routes[0] has description, exported, groups, launch, location, meta, name, params, pattern, pattern_location, priority, returns, target"
         ),
         (
             #"{"options":{"hostAsPath":"sometimes"},"routes":[]}"#,

@@ -75,6 +75,8 @@ import Testing
                 modals = []
             case .selectTab(let index, _, _):
                 selected = index
+            case .renew:
+                break
             }
         }
     }
