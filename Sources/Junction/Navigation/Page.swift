@@ -25,6 +25,9 @@ public final class Page {
     public internal(set) var tabParams: RouteParameters?
 
     var pendingResult: RouteResult?
+    /// For a page ``Router/page(for:params:exts:style:source:onResult:)`` made and the
+    /// stack has not had yet: the request it was made for and how to show it.
+    var unshown: (request: RouteRequest, style: PresentationStyle)?
     /// Who gets the result when the page leaves: its opener, and the openers of launches
     /// that reused it (`singleTop`, `singleTask`).
     private var openers: [@MainActor (RouteResult) -> Void]

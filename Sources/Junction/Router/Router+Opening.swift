@@ -120,6 +120,7 @@ extension Router {
                     replacement, params: pending.request.params, exts: pending.request.exts,
                     source: pending.request.source)
                 next.replacedUndefined = true
+                next.content = nil  // made for the URL nothing took, not for the replacement
                 return await perform(next)
             }
             return fail(
@@ -144,9 +145,14 @@ extension Router {
         do { params = try ParameterBinding.bind(decision, objects: pending.objects) } catch {
             return fail(error, pending)
         }
-        if let factory = pageFactories[route.target] {
+        let content = pending.content.flatMap { decision.wasRedirected ? nil : $0 }
+        let factory: (@MainActor (PageRequest) throws -> Any)? =
+            if let content { { _ in content.value } } else { pageFactories[route.target] }
+        if let factory {
             let style = pending.style ?? Self.style(of: route)
-            if let page = reuse(route, style: style, url: url, params: params, pending) {
+            if let page = reuse(
+                route, style: style, url: url, params: params, exts: pending.request.exts, onResult: pending.onResult)
+            {
                 return .reused(page)
             }
             let page: Page
@@ -188,14 +194,15 @@ extension Router {
 
     /// For a route launched `singleTop` or `singleTask`, the page of it that this open
     /// reuses — brought to the top (the pages above a `singleTask` page are popped), its
-    /// URL and parameters renewed, the opener added to those who get its result — or `nil`
+    /// URL and parameters renewed, `onResult` added to those who get its result — or `nil`
     /// when a new page is pushed. Only pushes and presents reuse: `replace` and `root`
     /// say where the page goes.
-    private func reuse(
-        _ route: Route, style: PresentationStyle, url: String, params: RouteParameters, _ pending: PendingOpen
+    func reuse(
+        _ route: Route, style: PresentationStyle, url: String, params: RouteParameters, exts: [String: RuleValue],
+        onResult: (@MainActor (RouteResult) -> Void)?
     ) -> Page? {
         guard style == .push || style == .present else { return nil }
-        let animated = Self.isAnimated(pending.request.exts)
+        let animated = Self.isAnimated(exts)
         let page: Page
         switch route.launchMode {
         case .standard:
@@ -209,7 +216,7 @@ extension Router {
             if let change = stack.unwind(toVisible: index) { apply(change, animated: animated) }
         }
         page.renew(url: url, params: params)
-        page.addOpener(pending.onResult)
+        page.addOpener(onResult)
         presenter.apply(.renew(page), animated: animated)
         return page
     }

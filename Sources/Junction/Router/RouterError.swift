@@ -27,6 +27,7 @@ public struct RouterError: Error, Sendable, CustomStringConvertible {
             case noDispatcher = "no dispatcher"
             case asynchronousTask = "asynchronous task"
             case cancelled
+            case alreadyShown = "already shown"
         }
 
         private let kind: Kind
@@ -44,7 +45,7 @@ public struct RouterError: Error, Sendable, CustomStringConvertible {
         public static let noTarget = Code(.noTarget)
         /// `invoke` reached a route whose target is a page, not a task.
         public static let notATask = Code(.notATask)
-        /// `selectTab` or `setTabs` reached something that is not a page.
+        /// `selectTab`, `setTabs` or `page(for:)` reached something that is not a page.
         public static let notAPage = Code(.notAPage)
         /// A parameter the route declares `required` was not given.
         public static let missingParameter = Code(.missingParameter)
@@ -60,6 +61,8 @@ public struct RouterError: Error, Sendable, CustomStringConvertible {
         public static let asynchronousTask = Code(.asynchronousTask)
         /// The request was abandoned: a gate's page was left without success.
         public static let cancelled = Code(.cancelled)
+        /// `show(_:)` got a page that is, or was, on the stack.
+        public static let alreadyShown = Code(.alreadyShown)
 
         /// The code's name: `unknown route`, `rejected` …
         public var description: String { kind.rawValue }

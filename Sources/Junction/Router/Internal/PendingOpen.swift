@@ -11,6 +11,9 @@ struct PendingOpen {
     var passedGates: [String] = []
     /// Whether the undefined-route handler already replaced the URL once.
     var replacedUndefined = false
+    /// A page the app made itself, shown in place of the factory's when the decision opens
+    /// the route the URL matched without a redirect.
+    var content: PageContent?
 
     /// Gives the opener its result; the router calls this exactly once per request.
     func deliver(_ result: RouteResult) {
