@@ -9,6 +9,13 @@ public struct HandOver: Sendable {
         /// It handled the URL outside the stack (another app, a system sheet); the
         /// opener gets `ok` with the value at once.
         case handled((any Sendable)? = nil)
+        /// It opened a page on another stack — a Flutter route, an H5 container, a
+        /// mini-program — that returns a result later, like a native page: the opener gets
+        /// it, exactly once, when the dispatcher's side calls
+        /// `router.finish(handOver.id, with: result)`, or `cancelled` from
+        /// ``Router/cancelPageElsewhere(_:)`` (at most ``Router/maximumPagesElsewhere``
+        /// wait at once; beyond that the oldest is cancelled).
+        case openedElsewhere
     }
 
     /// The scheme, lower-cased.
@@ -25,4 +32,7 @@ public struct HandOver: Sendable {
     public let style: PresentationStyle
     /// The decision, with its trace.
     public let decision: Decision
+    /// The identity of the page it opens: the stack's page for `.page`, the page on the
+    /// other stack for `.openedElsewhere` — keep it to finish that page.
+    public let id: PageID
 }

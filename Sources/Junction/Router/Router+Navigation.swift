@@ -82,7 +82,9 @@ extension Router {
         return true
     }
 
-    /// Sets a page's result and removes it, with every page above it.
+    /// Sets a page's result and removes it, with every page above it. For a page a
+    /// dispatcher opened on another stack (``HandOver/Outcome/openedElsewhere``), gives its
+    /// opener `result`.
     /// - Parameters:
     ///   - id: The page.
     ///   - result: Its result.
@@ -92,6 +94,7 @@ extension Router {
     ///   without tabs can be finished (a gate's page opened at launch): the stack is then empty.
     @discardableResult
     public func finish(_ id: PageID, with result: RouteResult, animated: Bool = true) -> Bool {
+        if deliverElsewhere(id, result) { return true }
         guard let page = stack.page(id) else { return false }
         page.pendingResult = result
         guard let index = stack.visibleIndex(of: id) else { return false }

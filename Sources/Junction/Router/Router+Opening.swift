@@ -298,17 +298,21 @@ extension Router {
         let style = pending.style ?? .push
         let handOver = HandOver(
             scheme: scheme, url: url, params: RouteParameters(values: decision.params, objects: pending.objects),
-            exts: pending.request.exts, source: pending.request.source, style: style, decision: decision)
+            exts: pending.request.exts, source: pending.request.source, style: style, decision: decision,
+            id: makePageID())
         do {
             switch try dispatcher(handOver) {
             case .page(let content):
                 let page = Page(
-                    id: makePageID(), name: scheme, url: url, params: handOver.params, content: content,
+                    id: handOver.id, name: scheme, url: url, params: handOver.params, content: content,
                     presentation: .pushed, onRemoved: pending.onResult)
                 show(page, style: style, exts: pending.request.exts)
                 return .handedOver(scheme: scheme, page: page)
             case .handled(let value):
                 pending.deliver(.ok(value))
+                return .handedOver(scheme: scheme, page: nil)
+            case .openedElsewhere:
+                awaitResultElsewhere(handOver, onResult: pending.onResult)
                 return .handedOver(scheme: scheme, page: nil)
             }
         } catch {

@@ -129,18 +129,26 @@ extension Router {
         }
         let handOver = HandOver(
             scheme: scheme, url: url, params: RouteParameters(values: decision.params, objects: objects),
-            exts: request.exts, source: request.source, style: .push, decision: decision)
+            exts: request.exts, source: request.source, style: .push, decision: decision, id: makePageID())
         let outcome: HandOver.Outcome
         do { outcome = try dispatcher(handOver) } catch {
             throw RouterError(.targetFailed, "the \(scheme) dispatcher threw: \(error)", url: url, underlying: error)
         }
-        guard case .page(let content) = outcome else {
+        switch outcome {
+        case .page(let content):
+            return Page(
+                id: handOver.id, name: scheme, url: url, params: handOver.params, content: content,
+                presentation: .pushed, onRemoved: onResult)
+        case .handled:
             throw RouterError(
                 .notAPage, "the \(scheme) dispatcher handled the URL outside the stack; there is no page", url: url)
+        case .openedElsewhere:
+            awaitResultElsewhere(handOver, onResult: onResult)
+            throw RouterError(
+                .notAPage,
+                "the \(scheme) dispatcher opened a page on another stack (\(handOver.id)); its result reaches onResult",
+                url: url)
         }
-        return Page(
-            id: makePageID(), name: scheme, url: url, params: handOver.params, content: content, presentation: .pushed,
-            onRemoved: onResult)
     }
 
     /// Opens a page the app made itself under the rules and hooks of `url`, as `open` would:
