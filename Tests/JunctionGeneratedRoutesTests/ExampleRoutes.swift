@@ -52,6 +52,10 @@ internal enum Routes {
         internal static let universalUser = "universal.user"
         /// `/files/**`
         internal static let files = "files"
+        /// `myapp://tab/:index`
+        internal static let navTab = "nav.tab"
+        /// `myapp://back`
+        internal static let navBack = "nav.back"
         /// `myapp://promo/*/landing`
         internal static let promo = "promo"
     }
@@ -256,6 +260,32 @@ internal enum Routes {
     internal static func files(rest: String = "", origin: String) -> String {
         let _path = _joined(origin, "files" + (rest.isEmpty ? "" : "/" + _encodedPath(rest)))
         return _path
+    }
+
+    /// `myapp://tab/:index`: Selects a tab by URL (from 0), for H5 pages and pushes.
+    /// - Parameters:
+    ///   - index: The segment `:index`.
+    /// - Returns: The URL.
+    internal static func navTab(index: Int) -> String {
+        let _path = "myapp://tab/" + _encoded(_text(index))
+        return _path
+    }
+
+    /// `myapp://back`: Goes back by URL — count pages, to a route, or before one — then opens `then`.
+    /// - Parameters:
+    ///   - count: The query item `count`.
+    ///   - to: The query item `to`.
+    ///   - before: The query item `before`.
+    ///   - then: The query item `then`.
+    /// - Returns: The URL.
+    internal static func navBack(count: Int? = nil, to: String? = nil, before: String? = nil, then: String? = nil) -> String {
+        let _path = "myapp://back"
+        var _query: [String] = []
+        if let count { _query.append("count=" + _encoded(_text(count))) }
+        if let to { _query.append("to=" + _encoded(_text(to))) }
+        if let before { _query.append("before=" + _encoded(_text(before))) }
+        if let then { _query.append("then=" + _encoded(_text(then))) }
+        return _query.isEmpty ? _path : _path + "?" + _query.joined(separator: "&")
     }
 
     /// `myapp://promo/*/landing`

@@ -67,6 +67,11 @@ import Testing
         Trip(
             url: Routes.files(rest: "a/b.txt", origin: "myapp://"), route: Routes.Name.files, params: ["**": "a/b.txt"]),
         Trip(url: Routes.promo(segment: "spring sale"), route: Routes.Name.promo, params: [:]),
+        Trip(url: Routes.navTab(index: 2), route: Routes.Name.navTab, params: ["index": 2]),
+        Trip(
+            url: Routes.navBack(count: 2, then: Routes.orderDetail(orderId: "AB123456")), route: Routes.Name.navBack,
+            params: ["count": 2, "then": "myapp://order/AB123456"]),
+        Trip(url: Routes.navBack(to: "home"), route: Routes.Name.navBack, params: ["to": "home"]),
     ]
 
     @Test(arguments: trips)

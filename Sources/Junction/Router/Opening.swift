@@ -9,6 +9,9 @@ public indirect enum Opening {
     case reused(Page)
     /// The URL went to its scheme's dispatcher, which may have made a page.
     case handedOver(scheme: String, page: Page?)
+    /// A route to a ``NavigationTarget`` moved around the stack: a tab selected, pages gone
+    /// back from; the page now on top of what it reached (`nil` when nothing is left).
+    case navigated(to: Page?)
     /// A task ran, or a rule answered (`respond`), with this value.
     case answered((any Sendable)?)
     /// A rule asked to open `url` first (a login page); the request resumes when that
@@ -24,6 +27,7 @@ public indirect enum Opening {
         case .opened(let page), .reused(let page): return page
         case .handedOver(_, let page): return page
         case .gated(_, let opening): return opening.page
+        case .navigated(let page): return page
         case .answered, .failed: return nil
         }
     }
@@ -41,6 +45,7 @@ public indirect enum Opening {
         case .reused(let page): return "reused \(page.name) \(page.id)"
         case .handedOver(let scheme, let page):
             return "handed over to \(scheme)" + (page.map { " as \($0.name) \($0.id)" } ?? "")
+        case .navigated(let page): return "navigated to " + (page.map { "\($0.name) \($0.id)" } ?? "nothing")
         case .answered(let value): return "answered" + (value.map { " " + RouteResult.describe($0) } ?? "")
         case .gated(let url, let opening): return "gated by \(url): \(opening.summary)"
         case .failed(let error): return "failed: \(error.code): \(error.message)"

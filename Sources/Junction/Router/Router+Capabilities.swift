@@ -2,7 +2,7 @@ public import JunctionCore
 
 extension Router {
     /// What this router can open now — the targets with a page factory or a task, the
-    /// schemes with a dispatcher — as the app of `hostVersion`: write its
+    /// ``NavigationTarget``s it carries out itself (as pages), the schemes with a dispatcher — as the app of `hostVersion`: write its
     /// ``AppCapabilities/json()`` where the bundle's authors run
     /// `junction check DIR --app FILE`, once per app version.
     ///
@@ -13,7 +13,8 @@ extension Router {
     /// - Returns: The capabilities, as registered when called.
     public func capabilities(hostVersion: SemanticVersion) -> AppCapabilities {
         AppCapabilities(
-            hostVersion: hostVersion, pages: Set(pageFactories.keys), tasks: Set(tasks.keys),
+            hostVersion: hostVersion,
+            pages: Set(pageFactories.keys).union(NavigationTarget.allCases.map(\.rawValue)), tasks: Set(tasks.keys),
             dispatchers: Set(dispatchers.keys))
     }
 }

@@ -46,7 +46,10 @@ extension Router {
     public func canOpen(_ url: String, source: RequestSource = .internal) -> Bool {
         let decision = decider.decide(RouteRequest(url, source: source), context: context)
         switch decision.outcome {
-        case .open: return decision.match.map { isRegistered($0.route.target) } ?? false
+        case .open:
+            return decision.match.map {
+                isRegistered($0.route.target) || NavigationTarget(rawValue: $0.route.target) != nil
+            } ?? false
         case .respond, .gate: return true
         case .handOver(let scheme): return dispatchers[scheme] != nil
         case .unmatched: return decision.uri?.scheme.map { dispatchers[$0] != nil } ?? false
@@ -165,6 +168,9 @@ extension Router {
             }
             show(page, style: style, exts: pending.request.exts)
             return .opened(page)
+        }
+        if factory == nil, tasks[route.target] == nil, let navigation = NavigationTarget(rawValue: route.target) {
+            return await navigate(navigation, route: route, decision: decision, params: params, pending)
         }
         if let task = tasks[route.target] {
             let request = TaskRequest(

@@ -28,6 +28,7 @@ public struct RouterError: Error, Sendable, CustomStringConvertible {
             case asynchronousTask = "asynchronous task"
             case cancelled
             case alreadyShown = "already shown"
+            case cannotNavigate = "cannot navigate"
         }
 
         private let kind: Kind
@@ -63,6 +64,9 @@ public struct RouterError: Error, Sendable, CustomStringConvertible {
         public static let cancelled = Code(.cancelled)
         /// `show(_:)` got a page that is, or was, on the stack.
         public static let alreadyShown = Code(.alreadyShown)
+        /// A route to a ``NavigationTarget`` asked for what the stack does not have: a tab
+        /// that does not exist, more pages back than stand above the root, a route not on it.
+        public static let cannotNavigate = Code(.cannotNavigate)
 
         /// The code's name: `unknown route`, `rejected` …
         public var description: String { kind.rawValue }

@@ -17,6 +17,8 @@ import Testing
           "pages": [
             "ProfilePage",
             "home",
+            "junction.back",
+            "junction.tab",
             "moments"
           ],
           "tasks": [
