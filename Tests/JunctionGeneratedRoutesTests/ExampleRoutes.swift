@@ -32,6 +32,8 @@ internal enum Routes {
         internal static let liveWeb = "live.web"
         /// `myapp://action/experiment/:name`
         internal static let experiment = "experiment"
+        /// `myapp://orders`
+        internal static let orders = "orders"
         /// `myapp://order/:orderId([A-Z]{2}[0-9]{6})`
         internal static let orderDetail = "order.detail"
         /// `myapp://address/pick`
@@ -172,6 +174,13 @@ internal enum Routes {
     /// - Returns: The URL.
     internal static func experiment(name: String) -> String {
         let _path = "myapp://action/experiment/" + _encoded(_text(name))
+        return _path
+    }
+
+    /// `myapp://orders`: The order list.
+    /// - Returns: The URL.
+    internal static func orders() -> String {
+        let _path = "myapp://orders"
         return _path
     }
 

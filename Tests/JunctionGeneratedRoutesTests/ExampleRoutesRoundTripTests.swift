@@ -67,6 +67,7 @@ import Testing
         Trip(
             url: Routes.files(rest: "a/b.txt", origin: "myapp://"), route: Routes.Name.files, params: ["**": "a/b.txt"]),
         Trip(url: Routes.promo(segment: "spring sale"), route: Routes.Name.promo, params: [:]),
+        Trip(url: Routes.orders(), route: Routes.Name.orders, params: [:]),
         Trip(url: Routes.navTab(index: 2), route: Routes.Name.navTab, params: ["index": 2]),
         Trip(
             url: Routes.navBack(count: 2, then: Routes.orderDetail(orderId: "AB123456")), route: Routes.Name.navBack,

@@ -158,6 +158,7 @@ extension Router {
             {
                 return .reused(page)
             }
+            let below = style == .push ? await backStack(for: route, params: params, pending) : []
             let page: Page
             do {
                 page = try makePage(
@@ -166,6 +167,7 @@ extension Router {
             } catch {
                 return fail(error, pending)
             }
+            for page in below { show(page, style: .push, exts: ["animated": false]) }
             show(page, style: style, exts: pending.request.exts)
             return .opened(page)
         }

@@ -43,6 +43,7 @@ final class SampleApp {
             "SettingsPage": { _ in "Settings" },
             "checkout": { _ in "Checkout" },
             "checkout.v2": { _ in "Checkout (new)" },
+            "orders": { _ in "Orders" },
             "order.detail": { params in "Order \(params.string("orderId") ?? "?")" },
             "live.room": { params in "Live room \(params.int("room") ?? 0)" },
             "WebPage": { params in "Live (H5) \(params.string("**") ?? "")" },

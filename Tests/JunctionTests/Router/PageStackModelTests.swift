@@ -90,6 +90,9 @@ import Testing
     static let urls = [
         "myapp://home", "myapp://moments/1", "myapp://video/capture", "myapp://address/pick", "myapp://login",
         "myapp://user/5", "myapp://checkout", "https://example.org/page",
+        // singleTop, with a back stack when the link comes from outside; singleTask; navigation by URL.
+        "myapp://order/AB123456", "myapp://order/CD654321", "myapp://orders", "myapp://tab/1", "myapp://tab/5",
+        "myapp://back?count=2", "myapp://back?to=home", "myapp://back?count=1&then=myapp://moments/4",
     ]
 
     @Test(arguments: 0..<24)
@@ -110,8 +113,16 @@ import Testing
                 let number = opens
                 let style = [PresentationStyle.push, .present, .replace, .root][random.next(4)]
                 let url = Self.urls[random.next(Self.urls.count)]
-                let opening = await router.open(url, style: style) { _ in results.value[number, default: 0] += 1 }
-                if let page = opening.page { pageOfOpen[number] = page.id }
+                let source: RequestSource = random.next(3) == 0 ? .push : .internal
+                let opening = await router.open(url, style: style, source: source) { _ in
+                    results.value[number, default: 0] += 1
+                }
+                switch opening {
+                case .opened(let page), .reused(let page), .handedOver(_, let page?), .gated(_, .opened(let page)):
+                    pageOfOpen[number] = page.id
+                case .navigated, .answered, .failed, .handedOver, .gated:
+                    #expect(results.value[number, default: 0] == 1, "seed \(seed): \(url) reports at once")
+                }
             case 4:
                 let before = router.pages.map(\.id)
                 let reached = router.back()

@@ -31,7 +31,8 @@ enum RouterFixture {
     static let example = CLIPaths.repositoryRoot + "/rules/example"
     static let pageTargets = [
         "home", "ProfilePage", "SettingsPage", "moments", "login", "upgrade", "checkout", "checkout.v2", "WebPage",
-        "order.detail", "address.picker", "video.capture", "video.edit", "video.publish", "web", "help.article",
+        "orders", "order.detail", "address.picker", "video.capture", "video.edit", "video.publish", "web",
+        "help.article",
         "files",
         "promo", "live.room",
     ]
