@@ -32,6 +32,7 @@ extension Router {
         let pending = PendingOpen(
             request: RouteRequest(url, params: values, exts: exts, source: source), objects: objects, style: style,
             onResult: onResult)
+        if let opening = await holdIfNotReady(pending) { return opening }
         return await perform(pending)
     }
 

@@ -182,6 +182,7 @@ extension Router {
             request: RouteRequest(url, params: values, exts: exts, source: source), objects: objects, style: style,
             onResult: onResult)
         pending.content = PageContent(content)
+        if let opening = await holdIfNotReady(pending) { return opening }
         return await perform(pending)
     }
 }

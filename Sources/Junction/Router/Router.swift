@@ -60,6 +60,8 @@ public final class Router {
     var pageFactories: [String: @MainActor (PageRequest) throws -> Any] = [:]
     var tasks: [String: TaskBody] = [:]
     var dispatchers: [String: @MainActor (HandOver) throws -> HandOver.Outcome] = [:]
+    /// Opens waiting for ``ready()``.
+    var held = HeldOpens()
     /// Pages on other stacks whose openers wait for their results, oldest first.
     var pagesAwaitingResult: [PageElsewhere] = []
     /// Requests resumed after a gate, still running.

@@ -29,6 +29,7 @@ public struct RouterError: Error, Sendable, CustomStringConvertible {
             case cancelled
             case alreadyShown = "already shown"
             case cannotNavigate = "cannot navigate"
+            case notReady = "not ready"
         }
 
         private let kind: Kind
@@ -67,6 +68,8 @@ public struct RouterError: Error, Sendable, CustomStringConvertible {
         /// A route to a ``NavigationTarget`` asked for what the stack does not have: a tab
         /// that does not exist, more pages back than stand above the root, a route not on it.
         public static let cannotNavigate = Code(.cannotNavigate)
+        /// An open held until `ready()` waited past its deadline, or found too many held.
+        public static let notReady = Code(.notReady)
 
         /// The code's name: `unknown route`, `rejected` …
         public var description: String { kind.rawValue }
