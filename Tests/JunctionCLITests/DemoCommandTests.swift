@@ -20,6 +20,11 @@ import Testing
             "stack: home #1 “Home” › moments #3 “Moment 7” › upgrade #11 “Please update the app (link: myapp://newfeature/x)”",
             "flutter dispatcher: a Flutter view for flutter://moments/feed?tab=friends",
             "none more than once",
+            "presenter: push orders #12 (not animated)",
+            "presenter: renew order.detail #13 with myapp://order/AB123456",
+            "result of order.detail #13 → push handler, second tap: cancelled",
+            "result of wxmp://coupons/pick?order=AB123456 → orders: ok \"SAVE10\"",
+            "presenter: select tab 1 (orders #16) {\"filter\":\"unpaid\"}",
         ] {
             #expect(output.contains(line), "missing: \(line)")
         }

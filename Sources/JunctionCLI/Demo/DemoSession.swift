@@ -105,12 +105,40 @@ final class DemoSession {
             await open("myapp://newfeature/x", source: .push, opener: "push handler")
         }
 
+        await section("Back on 5.2.0 at home, a push link to an order builds home › orders › order; a second tap shows it once") {
+            router.context = ContextSnapshot(Self.member)
+            note("the user leaves the upgrade page and goes back to the home page")
+            router.back(to: "home")
+            await open("myapp://order/AB123456", source: .push, opener: "push handler")
+            await open("myapp://order/AB123456", source: .push, opener: "push handler, second tap")
+            note("the user goes back: to the order list, not out of the app")
+            router.back()
+        }
+
+        await section("A coupon picker in the mini-program's H5 container returns its result like a native page") {
+            await open("wxmp://coupons/pick?order=AB123456", opener: "orders")
+            if let id = router.pagesElsewhere.last {
+                note("the H5 page posts the chosen coupon: router.finish(\(id), with: .ok(\"SAVE10\"))")
+                router.finish(id, with: .ok("SAVE10"))
+            }
+        }
+
+        await section("The app shows tabs; a push link switches to the orders tab by URL") {
+            do {
+                try await router.setTabs(["myapp://home", "myapp://orders"])
+            } catch {
+                note("setTabs failed: \(error)")
+            }
+            await open("myapp://tab/1?filter=unpaid", source: .push, opener: "push handler")
+        }
+
         let heard = resultCounts.values.filter { $0 > 0 }.count
         let twice = resultCounts.filter { $0.value > 1 }.keys.sorted()
         write("")
         write(
             "\(resultCounts.count) opens: \(heard) openers heard back, \(twice.isEmpty ? "none more than once" : "\(twice) more than once"); "
-                + "\(router.pages.count) pages are still open, and their openers hear when they leave.")
+                + "\(router.pages.count) page\(router.pages.count == 1 ? " is" : "s are") still open, and "
+                + "\(router.pages.count == 1 ? "its opener hears" : "their openers hear") when \(router.pages.count == 1 ? "it leaves" : "they leave").")
     }
 
     // MARK: - Steps

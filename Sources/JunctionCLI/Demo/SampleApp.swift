@@ -1,7 +1,7 @@
 import Junction
 
 /// The sample shopping and social app of the demo: its pages, its `share` task, and the
-/// `https` and `flutter` dispatchers, which record what they open.
+/// `https`, `flutter` and `wxmp` (mini-program) dispatchers, which record what they open.
 @MainActor
 final class SampleApp {
     let router: Router
@@ -26,6 +26,12 @@ final class SampleApp {
         router.register(dispatcher: "flutter") { handOver in
             record("flutter dispatcher: a Flutter view for \(handOver.url)")
             return .page(SamplePage(title: "Flutter: \(handOver.url)"))
+        }
+        router.register(dispatcher: "wxmp") { handOver in
+            // The mini-program runtime shows its H5 pages on its own stack and reports
+            // their results later, with the page's id.
+            record("wxmp dispatcher: the mini-program runtime opens \(handOver.url) as \(handOver.id)")
+            return .openedElsewhere
         }
     }
 
