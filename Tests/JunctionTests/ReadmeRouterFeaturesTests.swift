@@ -1,0 +1,64 @@
+import Junction
+import JunctionAuthoring
+import Testing
+
+/// The README's "What the routers it replaces had" snippet, kept true: its lines, with
+/// `#expect`s where the README has comments.
+@MainActor
+@Suite struct ReadmeRouterFeaturesTests {
+    /// Stands in for a mini-program runtime that opens H5 pages on its own stack.
+    final class MiniProgram {
+        var opened: [(url: String, id: PageID)] = []
+        func open(_ url: String, id: PageID) { opened.append((url, id)) }
+    }
+
+    /// Stands in for screen tracking.
+    final class Tracker {
+        var lines: [String] = []
+        func left(_ name: String, _ code: RouteResult.Code, _ reason: ClosedPage.Reason) {
+            lines.append("\(name) \(code) \(reason)")
+        }
+    }
+
+    @Test func theFeaturesDoWhatTheReadmeSays() async throws {
+        let router = try RouterFixture.router()
+        let miniProgram = MiniProgram()
+        let tracker = Tracker()
+        await router.open("myapp://home")
+        await router.open("myapp://moments/1")
+        await router.open("myapp://moments/2")
+
+        // --- README: "What the routers it replaces had" ---
+        await router.open("myapp://order/AB123456")
+        let second = await router.open("myapp://order/AB123456")
+        #expect(second.summary.hasPrefix("reused order.detail"))
+
+        let page = try await router.page(for: "myapp://user/42")
+        #expect(!router.pages.contains { $0 === page })
+        try router.show(page)
+        #expect(router.top === page)
+
+        await router.open("myapp://back?count=2&then=myapp://moments/7")
+        #expect(router.pages.map(\.name) == ["home", "moments", "moments", "moments"])
+        #expect(router.top?.params.int("id") == 7)
+
+        router.register(dispatcher: "wxmp") { handOver in
+            miniProgram.open(handOver.url, id: handOver.id)
+            return .openedElsewhere
+        }
+        var coupon: RouteResult?
+        await router.open("wxmp://coupons") { coupon = $0 }
+        router.finish(try #require(miniProgram.opened.first).id, with: .ok("SAVE10"))
+        #expect(coupon?.data as? String == "SAVE10")
+
+        router.holdUntilReady(deadline: .seconds(10))
+        #expect(!router.isReady)
+        router.ready()
+        await router.settle()
+        #expect(router.isReady)
+
+        router.didClose = { closed in tracker.left(closed.page.name, closed.result.code, closed.reason) }
+        router.back()
+        #expect(tracker.lines == ["moments cancelled popped"])
+    }
+}
