@@ -105,7 +105,9 @@ final class DemoSession {
             await open("myapp://newfeature/x", source: .push, opener: "push handler")
         }
 
-        await section("Back on 5.2.0 at home, a push link to an order builds home › orders › order; a second tap shows it once") {
+        await section(
+            "Back on 5.2.0 at home, a push link to an order builds home › orders › order; a second tap shows it once"
+        ) {
             router.context = ContextSnapshot(Self.member)
             note("the user leaves the upgrade page and goes back to the home page")
             router.back(to: "home")
@@ -138,7 +140,8 @@ final class DemoSession {
         write(
             "\(resultCounts.count) opens: \(heard) openers heard back, \(twice.isEmpty ? "none more than once" : "\(twice) more than once"); "
                 + "\(router.pages.count) page\(router.pages.count == 1 ? " is" : "s are") still open, and "
-                + "\(router.pages.count == 1 ? "its opener hears" : "their openers hear") when \(router.pages.count == 1 ? "it leaves" : "they leave").")
+                + "\(router.pages.count == 1 ? "its opener hears" : "their openers hear") when \(router.pages.count == 1 ? "it leaves" : "they leave")."
+        )
     }
 
     // MARK: - Steps
