@@ -45,12 +45,18 @@ public final class Decider: Sendable {
     /// - Parameters:
     ///   - bundle: The loaded bundle.
     ///   - interceptors: Swift interceptors, run in the same order as the rules.
-    ///   - options: The bounds.
+    ///   - options: The bounds, and the app's version.
     /// - Throws: `BundleError` for a declared redirect or interceptor pattern that does
-    ///   not compile, at its `file:line`.
+    ///   not compile, at its `file:line`; with ``BundleError/hostTooOld`` set when the
+    ///   manifest's `minimum_host_version` is above ``DeciderOptions/hostVersion``.
     public convenience init(
         bundle: RuleBundle, interceptors: [SwiftInterceptor] = [], options: DeciderOptions = DeciderOptions()
     ) throws(BundleError) {
+        if let refusal = Self.hostVersionRefusal(
+            bundle.manifest, directory: bundle.directory, host: options.hostVersion)
+        {
+            throw refusal
+        }
         try self.init(
             routes: bundle.routes, bundle: bundle, interceptors: interceptors, options: options)
     }
@@ -127,5 +133,27 @@ public final class Decider: Sendable {
         } catch {
             return run.engineFailure(error)
         }
+    }
+
+    /// The refusal of a bundle for a newer app than `host`, at the manifest's
+    /// `minimum_host_version`; `nil` when it fits or no host version is set.
+    static func hostVersionRefusal(_ manifest: BundleManifest, directory: String?, host: SemanticVersion?)
+        -> BundleError?
+    {
+        guard let host, let required = manifest.minimumHostVersion, !manifest.supports(hostVersion: host) else {
+            return nil
+        }
+        let file = directory.flatMap {
+            BundleFileText(directory: $0, names: ["manifest.yaml", "manifest.yml", "manifest.json"])
+        }
+        return BundleError(
+            [
+                Diagnostic(
+                    .error,
+                    "\(manifest.name)@\(manifest.version) needs an app of version \(required) or later "
+                        + "(minimum_host_version); this app is \(host): it is for a newer release of the app, "
+                        + "which will take it — keep the bundle this app has",
+                    at: file.map { $0.location(ofKey: "minimum_host_version") ?? $0.start })
+            ], hostTooOld: BundleError.HostTooOld(required: required, host: host))
     }
 }

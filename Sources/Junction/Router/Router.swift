@@ -31,6 +31,9 @@ public final class Router {
     public let policy: ActivePolicy
     /// The decider of the current snapshot: its routes, bundle and Swift interceptors.
     public var decider: Decider { policy.current.decider }
+    /// The app's version, as the decider options give it: bundles for newer apps are
+    /// refused (``BundleError/hostTooOld``). `nil` when no version was given.
+    public var hostVersion: SemanticVersion? { decider.options.hostVersion }
     /// Logs failures of targets (label `junction.router`).
     public var logger: Logger
 
