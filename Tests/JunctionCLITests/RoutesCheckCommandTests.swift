@@ -16,7 +16,7 @@ import Testing
             result.stdout == """
                 \(table):4:5: error: duplicate route name "a" (first declared at \(table):2:5); rename one
                 \(table):5:14: error: pattern "/a/:other" is the same as route "a"'s "/a/:id" at \(table):3:14; only one of them could ever match — remove one or make them differ
-                \(table):6:5: error: unknown key "colour" in a route; expected one of name, pattern, target, priority, groups, exported, description, params, returns, meta, launch
+                \(table):6:5: error: unknown key "colour" in a route; expected one of name, pattern, target, priority, groups, exported, description, params, returns, meta, launch, params_strict
                 \(table): 3 errors
 
                 """)

@@ -118,7 +118,7 @@ struct DecisionRun {
         var alternatives: [RouteMatch]?
         var current = found
         while let match = current {
-            if let refusal = checkAccess(match) { return (.decided(refusal), match) }
+            if let refusal = checkAccess(match) ?? checkDeclaredParameters(match) { return (.decided(refusal), match) }
             if let ending = runChain(for: match, session: &session) { return (ending, match) }
             current = nextMatch(after: match, of: uri, among: &alternatives)
         }
@@ -174,6 +174,30 @@ struct DecisionRun {
         let refusal = route.isExported ? nil : Rejection.notExported(route, source: request.source)
         record(.access(route, refusal: refusal, nanoseconds: lap()))
         return refusal.map(Decision.Outcome.reject)
+    }
+
+    /// Refuses a request that carries a parameter a `params_strict` route does not declare:
+    /// a query item or a caller's (or redirect's) parameter named neither by the pattern nor
+    /// by `params:`. Runs before the rules, so no rule sees an undeclared parameter; rules'
+    /// own `rewrite{}` parameters are theirs to choose.
+    private mutating func checkDeclaredParameters(_ match: RouteMatch) -> Decision.Outcome? {
+        let route = match.route
+        guard route.isParamsStrict else { return nil }
+        var seen: Set<String> = []
+        var listed: [String] = []
+        var count = 0
+        func consider(_ name: String) {
+            guard route.parameter(named: name) == nil, match.parameters[name] == nil, seen.insert(name).inserted
+            else { return }
+            count += 1
+            if listed.count < Rejection.undeclaredNamesListed { listed.append(name) }
+        }
+        for item in match.query { consider(item.name) }
+        for name in request.params.keys.sorted() { consider(name) }
+        guard count > 0 else { return nil }
+        let refusal = Rejection.undeclaredParameters(route, names: listed, count: count)
+        record(.access(route, refusal: refusal, nanoseconds: lap()))
+        return .reject(refusal)
     }
 
     /// The route's chain — global interceptors, its groups' policies, its own

@@ -17,6 +17,22 @@ extension Rejection {
             code: 403)
     }
 
+    /// The most undeclared parameter names a rejection lists; the rest are counted.
+    static let undeclaredNamesListed = 5
+
+    /// A request to a `params_strict` route carried `count` undeclared parameters, the
+    /// first of them `names`.
+    static func undeclaredParameters(_ route: Route, names: [String], count: Int) -> Rejection {
+        let listed = names.map { $0.count > 64 ? "\"\($0.prefix(64))…\"" : "\"\($0)\"" }.joined(separator: ", ")
+        let more = count > names.count ? " and \(count - names.count) more" : ""
+        return Rejection(
+            .undeclaredParameters,
+            reason: "route \"\(route.name)\" is params_strict, and the request carries "
+                + (count == 1 ? "parameter \(listed), which it does not declare" : "parameters \(listed)\(more), which it does not declare")
+                + "; declare \(count == 1 ? "it" : "them") in the route's params: or leave \(count == 1 ? "it" : "them") out",
+            code: 400)
+    }
+
     /// A rule failed and its `on_error` is `reject`.
     static func ruleFailed(_ rule: String, error: String) -> Rejection {
         Rejection(.ruleFailed, reason: "rule \"\(rule)\" failed: \(error)", code: 500, rule: rule)

@@ -192,7 +192,7 @@ extension RuleTestCase {
     private static func cause(_ node: YAMLNode, _ yaml: inout YAMLReader) -> Rejection.Cause? {
         let names = [
             Rejection.Cause.rule, .notExported, .ruleFailed, .decisionBudget, .invalidURL, .redirectLoop,
-            .tooManyRedirects, .gateLoop, .invalidRedirect,
+            .tooManyRedirects, .gateLoop, .invalidRedirect, .undeclaredParameters,
         ].map(\.rawValue)
         guard let text = text(node, "cause", "a cause; cause: takes what refused the request", &yaml) else {
             return nil
@@ -340,7 +340,7 @@ extension RuleTestCase {
         switch cause {
         case .rule, .invalidRedirect: nil
         case .notExported: 403
-        case .invalidURL: 400
+        case .invalidURL, .undeclaredParameters: 400
         case .redirectLoop, .tooManyRedirects, .gateLoop: 508
         case .ruleFailed, .decisionBudget: 500
         }

@@ -96,6 +96,7 @@ struct RouteTableLoader {
             case "returns": route.returns = readParameters(value, "returns")
             case "meta":
                 if case .table(let fields) = yaml.ruleValue(value, "meta", requireTable: true) { route.meta = fields }
+            case "params_strict": if let flag = yaml.bool(value, "params_strict") { route.isParamsStrict = flag }
             case "launch":
                 if let text = yaml.string(value, "launch") {
                     if let mode = LaunchMode(rawValue: text) {
@@ -111,7 +112,7 @@ struct RouteTableLoader {
                     key,
                     allowed: [
                         "name", "pattern", "target", "priority", "groups", "exported", "description", "params",
-                        "returns", "meta", "launch",
+                        "returns", "meta", "launch", "params_strict",
                     ], in: "a route")
             }
         }

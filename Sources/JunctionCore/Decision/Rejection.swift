@@ -24,13 +24,16 @@ public struct Rejection: Sendable, Hashable, CustomStringConvertible {
         /// (`DeciderOptions.maximumVerdictBytes`); `rule` is the one that crossed the limit.
         /// The decision ends whatever that rule's `on_error` says.
         case decisionBudget = "decision_budget"
+        /// The route is `params_strict` and the request carried a parameter it does not declare.
+        case undeclaredParameters = "undeclared_parameters"
     }
 
     /// What refused it.
     public var cause: Cause
     /// A sentence for people.
     public var reason: String
-    /// A status code: the rule's own, else 403 (not exported), 400 (invalid URL),
+    /// A status code: the rule's own, else 403 (not exported), 400 (invalid URL,
+    /// undeclared parameters),
     /// 508 (loops), 500 (a rule failed or the decision's budget ran out).
     public var code: Int?
     /// The rule that refused it or failed, when a rule did.

@@ -11,6 +11,7 @@ extension Route {
         if !returns.isEmpty { fields["returns"] = .array(returns.map(\.canonicalJSONValue)) }
         if !meta.isEmpty { fields["meta"] = .table(meta) }
         if launchMode != .standard { fields["launch"] = .string(launchMode.rawValue) }
+        if isParamsStrict { fields["params_strict"] = true }
         if let location { fields["location"] = location.canonicalJSONValue(relativeTo: directory) }
         if let patternLocation {
             fields["pattern_location"] = patternLocation.canonicalJSONValue(relativeTo: directory)
@@ -43,6 +44,7 @@ extension Route {
             }
             self.meta = fields
         }
+        isParamsStrict = try object.bool("params_strict") ?? false
         if let launch = try object.string("launch") {
             guard let mode = LaunchMode(rawValue: launch) else {
                 throw object.error(

@@ -14,6 +14,7 @@ public struct Route: Sendable, Hashable {
         var location, patternLocation: SourceLocation?
         var meta: [String: RuleValue]
         var launchMode: LaunchMode = .standard
+        var isParamsStrict = false
     }
 
     private var storage: CopyOnWrite<Fields>
@@ -72,6 +73,14 @@ public struct Route: Sendable, Hashable {
     public var meta: [String: RuleValue] {
         get { storage.fields.meta }
         set { storage.write { $0.meta = newValue } }
+    }
+
+    /// Whether a request may carry only the parameters the route declares — its pattern's
+    /// and its `params:` (`params_strict: true`); an undeclared one rejects the request
+    /// (cause `undeclared_parameters`). `false` by default.
+    public var isParamsStrict: Bool {
+        get { storage.fields.isParamsStrict }
+        set { storage.write { $0.isParamsStrict = newValue } }
     }
 
     /// What opening it does when a page of it is already on the stack (`launch:`);

@@ -143,7 +143,7 @@ import Testing
         ),
         (
             #"{"routes":[{"name":"a","pattern":"/a","Meta":{}}]}"#,
-            "routes.json: routes[0].Meta: unknown member; routes[0] has description, exported, groups, launch, location, meta, name, params, pattern, pattern_location, priority, returns, target"
+            "routes.json: routes[0].Meta: unknown member; routes[0] has description, exported, groups, launch, location, meta, name, params, params_strict, pattern, pattern_location, priority, returns, target"
         ),
         (
             #"{"options":{"hostAsPath":"sometimes"},"routes":[]}"#,

@@ -54,7 +54,7 @@ import Testing
             "12:20: error: invalid pattern \"/d/:x/:x\": parameter \"x\" appears twice; give each parameter its own name",
             #"14:20: error: invalid pattern "/e/:n([0-9)": regex "[0-9)" of parameter "n": missing "]" for the class opened at offset 0; close it, or write "\[" for the character"#,
             "16:17: error: invalid pattern \"/f/**/g\": \"**\" must be the last segment; use \"*\" for one segment in the middle",
-            "19:5: error: unknown key \"colour\" in a route; expected one of name, pattern, target, priority, groups, exported, description, params, returns, meta, launch",
+            "19:5: error: unknown key \"colour\" in a route; expected one of name, pattern, target, priority, groups, exported, description, params, returns, meta, launch, params_strict",
             "21:18: error: unknown parameter type \"integer\"; use one of string, int, double, bool, uuid",
             "22:32: error: default \"abc\" of \"m\" is not int",
             "23:48: error: parameter \"k\" is required and has a default; a default makes it optional — drop one",
