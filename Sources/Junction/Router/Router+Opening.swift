@@ -65,7 +65,18 @@ extension Router {
         var pending = pending
         pending.request = withStackTop(pending.request)
         willOpen?(pending.request)
-        let decision = await Self.decideOffMain(decider, pending.request, context)
+        let context = self.context
+        let decided = await Self.decideOffMain(decider, pending.request, context)
+        let decision: Decision
+        switch await runAsyncInterceptors(decided, context: context) {
+        case .decided(let final):
+            decision = final
+        case .redirected(let final, let url, let params):
+            decisionObserver?(final)
+            let opening = await redirectFromAsyncInterceptor(final, to: url, params: params, pending)
+            didOpen?(pending.request, opening)
+            return opening
+        }
         decisionObserver?(decision)
         let opening = await carryOut(decision, pending)
         didOpen?(pending.request, opening)
@@ -82,6 +93,30 @@ extension Router {
         var request = request
         request.exts[Self.topRouteExt] = stack.top.map { .string($0.name) }
         return request
+    }
+
+    /// Opens where an async interceptor redirected, as the same source, within the
+    /// decider's redirect bound.
+    private func redirectFromAsyncInterceptor(
+        _ decision: Decision, to url: String, params: [String: RuleValue], _ pending: PendingOpen
+    ) async -> Opening {
+        let from = decision.uri?.string ?? decision.request.url
+        guard pending.asyncRedirects < decider.options.maximumRedirects else {
+            let reason =
+                "async interceptors redirected \(pending.asyncRedirects + 1) times, more than the "
+                + "\(decider.options.maximumRedirects) the decider allows; last from \(from) to \(url)"
+            return fail(
+                RouterError(
+                    .rejected, reason, url: from, route: decision.match?.route.name,
+                    rejection: Rejection(.tooManyRedirects, reason: reason, code: 508)), pending)
+        }
+        var next = pending
+        next.request = RouteRequest(
+            url, params: pending.request.params.merging(params) { _, new in new }, exts: pending.request.exts,
+            source: pending.request.source)
+        next.asyncRedirects += 1
+        next.content = nil  // made for the URL before the redirect
+        return await perform(next)
     }
 
     /// Rules can take time: keep them off the main actor.

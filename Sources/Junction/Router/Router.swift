@@ -63,6 +63,8 @@ public final class Router {
     var pageFactories: [String: @MainActor (PageRequest) throws -> Any] = [:]
     var tasks: [String: TaskBody] = [:]
     var dispatchers: [String: @MainActor (HandOver) throws -> HandOver.Outcome] = [:]
+    /// The async interceptors, highest priority first.
+    var asyncInterceptors: [RegisteredAsyncInterceptor] = []
     /// Opens waiting for ``ready()``.
     var held = HeldOpens()
     /// Pages on other stacks whose openers wait for their results, oldest first.

@@ -1,0 +1,135 @@
+import Junction
+import Synchronization
+import Testing
+
+/// Async interceptors: they await off the main actor under a deadline, after the
+/// decision, and their verdicts act as rules' do.
+@MainActor
+@Suite struct RouterAsyncInterceptorTests {
+    /// A verdict after a short await → what the open did.
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let verdict: Verdict
+        var onError: RuleErrorPolicy = .reject
+        let opening: String
+        var testDescription: String { name }
+    }
+
+    nonisolated static let cases: [Case] = [
+        Case(name: "continue", verdict: .continue, opening: "opened user.profile #1"),
+        Case(
+            name: "reject", verdict: .reject(reason: "token expired", code: 401),
+            opening: "failed: rejected: rejected (401) by token: token expired"),
+        Case(name: "respond", verdict: .respond("cached"), opening: #"answered "cached""#),
+        Case(name: "redirect", verdict: .redirect(url: "myapp://moments/5", params: [:]), opening: "opened moments #1"),
+        Case(
+            name: "gate", verdict: .gate(url: "myapp://login", resume: true),
+            opening: "gated by myapp://login: opened login #1"),
+        Case(
+            name: "next is a failure", verdict: .next,
+            opening:
+                "failed: rejected: rejected (500) by token: async interceptor \"token\" failed: next() has no other route to try after the decision; return nil, reject or redirect"
+        ),
+        Case(name: "next, on_error continue", verdict: .next, onError: .continue, opening: "opened user.profile #1"),
+    ]
+
+    @Test(arguments: cases)
+    func aVerdictActsAsARulesDoes(_ test: Case) async throws {
+        let router = try RouterFixture.router()
+        let verdict = test.verdict
+        try router.add(
+            AsyncInterceptor("token", scope: .route("user.profile"), onError: test.onError) { _, _ in
+                try await Task.sleep(for: .milliseconds(5))
+                return verdict
+            })
+        #expect(await router.open("myapp://user/42").summary == test.opening)
+    }
+
+    @Test func aMissedDeadlineEndsTheRunAtOnceAndCancelsTheInterceptor() async throws {
+        let router = try RouterFixture.router()
+        let cancelled = Mutex(false)
+        try router.add(
+            AsyncInterceptor("slow", scope: .all, deadline: .milliseconds(40)) { _, _ in
+                do { try await Task.sleep(for: .seconds(30)) } catch { cancelled.withLock { $0 = true } }
+                return .continue
+            })
+        let started = ContinuousClock.now
+        let opening = await router.open("myapp://home")
+        #expect(ContinuousClock.now - started < .seconds(20))
+        #expect(opening.error?.rejection?.cause == .ruleFailed)
+        #expect(opening.error?.message.contains("no verdict within its deadline of 0.04 seconds") == true)
+        for _ in 0..<200 where !cancelled.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(cancelled.withLock { $0 })
+    }
+
+    @Test func aMissedDeadlineWithOnErrorContinueOpens() async throws {
+        let router = try RouterFixture.router()
+        try router.add(
+            AsyncInterceptor("slow", scope: .all, deadline: .milliseconds(20), onError: .continue) { _, _ in
+                try await Task.sleep(for: .seconds(30))
+                return .reject(reason: "too late", code: 403)
+            })
+        #expect(await router.open("myapp://home").summary == "opened home #1")
+    }
+
+    @Test func theMainActorStaysFreeWhileAnInterceptorAwaits() async throws {
+        let router = try RouterFixture.router()
+        let release = AsyncStream<Void>.makeStream()
+        try router.add(
+            AsyncInterceptor("waits", scope: .route("moments"), deadline: .seconds(30)) { _, _ in
+                for await _ in release.stream { break }
+                return .continue
+            })
+        let waiting = Task { await router.open("myapp://moments/1") }
+        // While it awaits, the main actor opens another page.
+        #expect(await router.open("myapp://home").summary == "opened home #1")
+        release.continuation.yield()
+        #expect(await waiting.value.summary == "opened moments #2")
+    }
+
+    @Test func interceptorsRunByPriorityWithinTheirScopeAndShowInTheTrace() async throws {
+        let router = try RouterFixture.router()
+        let order = Mutex<[String]>([])
+        func recorder(_ name: String) -> @Sendable (RuleRequest, ContextSnapshot) async throws -> Verdict {
+            { _, _ in
+                order.withLock { $0.append(name) }
+                return .continue
+            }
+        }
+        try router.add(AsyncInterceptor("low", scope: .all, priority: -1, run: recorder("low")))
+        try router.add(AsyncInterceptor("login group", scope: .group("login"), run: recorder("login group")))
+        try router.add(AsyncInterceptor("high", scope: .all, priority: 5, run: recorder("high")))
+        try router.add(AsyncInterceptor("orders", scope: .pattern("myapp://order/:no"), run: recorder("orders")))
+        #expect(throws: BundleError.self) { try router.add(AsyncInterceptor("high", scope: .all, run: recorder("x"))) }
+        var trace: [String] = []
+        router.decisionObserver = { decision in
+            trace = decision.trace.steps.filter { $0.detail == "async" }.map { "\($0.stage) \($0.name ?? "")" }
+        }
+        await router.open("myapp://moments/3")
+        #expect(order.withLock { $0 } == ["high", "login group", "low"])
+        #expect(trace == ["global high", "group login group", "global low"])
+        order.withLock { $0 = [] }
+        #expect(router.removeAsyncInterceptor(named: "low"))
+        await router.open("myapp://home")
+        #expect(order.withLock { $0 } == ["high"])
+    }
+
+    @Test func rewritesReachTheTarget() async throws {
+        let router = try RouterFixture.router()
+        try router.add(AsyncInterceptor("tab", scope: .route("user.profile")) { _, _ in .rewrite(params: ["tab": "likes"]) })
+        let page = try #require(await router.open("myapp://user/42").page)
+        #expect(page.params.string("tab") == "likes")
+    }
+
+    @Test func interceptorsRedirectingToEachOtherEndWithAClearError() async throws {
+        let router = try RouterFixture.router()
+        try router.add(
+            AsyncInterceptor("ping", scope: .route("home")) { _, _ in .redirect(url: "myapp://moments/1", params: [:]) }
+        )
+        try router.add(
+            AsyncInterceptor("pong", scope: .route("moments")) { _, _ in .redirect(url: "myapp://home", params: [:]) })
+        let opening = await router.open("myapp://home")
+        #expect(opening.error?.rejection?.cause == .tooManyRedirects)
+        #expect(router.pages.isEmpty)
+    }
+}
