@@ -28,7 +28,9 @@ import Testing
 
     static let cases: [Case] = [
         Case(url: "myapp://pay/7?amount=3", decision: #"open pay {"amount":3,"orderId":"7"}"#),
-        Case(url: "myapp://pay/7", params: ["coupon": "SAVE10"], decision: #"open pay {"coupon":"SAVE10","orderId":"7"}"#),
+        Case(
+            url: "myapp://pay/7", params: ["coupon": "SAVE10"], decision: #"open pay {"coupon":"SAVE10","orderId":"7"}"#
+        ),
         Case(
             url: "myapp://pay/7?amount=3&debug=1",
             decision:

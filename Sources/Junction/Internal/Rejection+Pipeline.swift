@@ -28,7 +28,9 @@ extension Rejection {
         return Rejection(
             .undeclaredParameters,
             reason: "route \"\(route.name)\" is params_strict, and the request carries "
-                + (count == 1 ? "parameter \(listed), which it does not declare" : "parameters \(listed)\(more), which it does not declare")
+                + (count == 1
+                    ? "parameter \(listed), which it does not declare"
+                    : "parameters \(listed)\(more), which it does not declare")
                 + "; declare \(count == 1 ? "it" : "them") in the route's params: or leave \(count == 1 ? "it" : "them") out",
             code: 400)
     }

@@ -116,7 +116,8 @@ import Testing
 
     @Test func rewritesReachTheTarget() async throws {
         let router = try RouterFixture.router()
-        try router.add(AsyncInterceptor("tab", scope: .route("user.profile")) { _, _ in .rewrite(params: ["tab": "likes"]) })
+        try router.add(
+            AsyncInterceptor("tab", scope: .route("user.profile")) { _, _ in .rewrite(params: ["tab": "likes"]) })
         let page = try #require(await router.open("myapp://user/42").page)
         #expect(page.params.string("tab") == "likes")
     }
