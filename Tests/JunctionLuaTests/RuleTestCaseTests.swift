@@ -221,7 +221,7 @@ extension RuleTestCaseTests {
         (
             "{ cause: redirect-loop }",
             "3:22: error: cause: \"redirect-loop\" is not one of rule, not_exported, rule_failed, decision_budget, "
-                + "invalid_url, redirect_loop, too_many_redirects, gate_loop, invalid_redirect; did you mean "
+                + "invalid_url, redirect_loop, too_many_redirects, gate_loop, invalid_redirect, undeclared_parameters; did you mean "
                 + "\"redirect_loop\"?"
         ),
         (
