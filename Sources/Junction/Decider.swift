@@ -26,8 +26,16 @@ public import JunctionLua
 /// bundle manifest's, which defaults to `reject` (a broken login gate must not let people
 /// through). Swift interceptors that throw follow their own ``SwiftInterceptor/onError``.
 public final class Decider: Sendable {
-    /// The route table.
+    /// The route table it matches with: the bundle's (or the one given), with the app's
+    /// code routes and group memberships (``appRoutes``) laid over it.
     public let routes: RouteTable
+    /// The app's layer over the table: routes registered and group memberships set in code.
+    public let appRoutes: AppRoutes
+    /// The code routes of ``appRoutes`` that the table overrides (the same name, or a pattern
+    /// for the same URLs): the table's route wins while this decider is in force.
+    public let setAsideRoutes: [SetAsideRoute]
+    /// The table before the app's layer: the bundle's, or the one given.
+    let baseRoutes: RouteTable
     /// The bundle whose rules run, if any.
     public let bundle: RuleBundle?
     /// The bounds.
@@ -45,12 +53,15 @@ public final class Decider: Sendable {
     /// - Parameters:
     ///   - bundle: The loaded bundle.
     ///   - interceptors: Swift interceptors, run in the same order as the rules.
+    ///   - appRoutes: Routes and group memberships the app sets in code, laid over the
+    ///     bundle's table; the bundle's routes win clashes (``setAsideRoutes``).
     ///   - options: The bounds, and the app's version.
     /// - Throws: `BundleError` for a declared redirect or interceptor pattern that does
     ///   not compile, at its `file:line`; with ``BundleError/hostTooOld`` set when the
     ///   manifest's `minimum_host_version` is above ``DeciderOptions/hostVersion``.
     public convenience init(
-        bundle: RuleBundle, interceptors: [SwiftInterceptor] = [], options: DeciderOptions = DeciderOptions()
+        bundle: RuleBundle, interceptors: [SwiftInterceptor] = [], appRoutes: AppRoutes = AppRoutes(),
+        options: DeciderOptions = DeciderOptions()
     ) throws(BundleError) {
         if let refusal = Self.hostVersionRefusal(
             bundle.manifest, directory: bundle.directory, host: options.hostVersion)
@@ -58,25 +69,56 @@ public final class Decider: Sendable {
             throw refusal
         }
         try self.init(
-            routes: bundle.routes, bundle: bundle, interceptors: interceptors, options: options)
+            routes: bundle.routes, bundle: bundle, interceptors: interceptors, appRoutes: appRoutes, options: options)
     }
 
     /// A decider with Swift interceptors only.
     /// - Parameters:
     ///   - routes: The route table.
     ///   - interceptors: The interceptors.
+    ///   - appRoutes: Routes and group memberships the app sets in code, laid over the table;
+    ///     the table's routes win clashes (``setAsideRoutes``).
     ///   - options: The bounds.
     /// - Throws: `BundleError` for an interceptor pattern that does not compile.
     public convenience init(
-        routes: RouteTable, interceptors: [SwiftInterceptor] = [], options: DeciderOptions = DeciderOptions()
+        routes: RouteTable, interceptors: [SwiftInterceptor] = [], appRoutes: AppRoutes = AppRoutes(),
+        options: DeciderOptions = DeciderOptions()
     ) throws(BundleError) {
-        try self.init(routes: routes, bundle: nil, interceptors: interceptors, options: options)
+        try self.init(routes: routes, bundle: nil, interceptors: interceptors, appRoutes: appRoutes, options: options)
+    }
+
+    /// This decider's bundle (or table), options and Swift interceptors with another layer of
+    /// the app's routes: what a policy activates when the app's layer changed, or a snapshot
+    /// built elsewhere lacks it.
+    /// - Parameter appRoutes: The layer.
+    /// - Returns: This decider when it has that layer already, else a new one.
+    /// - Throws: `BundleError` when a rule names a code route the new layer no longer has.
+    public func with(appRoutes: AppRoutes) throws(BundleError) -> Decider {
+        if appRoutes == self.appRoutes { return self }
+        return try Decider(
+            routes: baseRoutes, bundle: bundle, interceptors: interceptors, appRoutes: appRoutes, options: options)
+    }
+
+    /// This decider's bundle (or table), options and layer of app routes with other Swift
+    /// interceptors.
+    /// - Parameter interceptors: The interceptors.
+    /// - Returns: The new decider.
+    /// - Throws: `BundleError` when an interceptor's pattern does not compile or names no route.
+    func with(interceptors: [SwiftInterceptor]) throws(BundleError) -> Decider {
+        try Decider(
+            routes: baseRoutes, bundle: bundle, interceptors: interceptors, appRoutes: appRoutes, options: options)
     }
 
     private init(
-        routes: RouteTable, bundle: RuleBundle?, interceptors: [SwiftInterceptor], options: DeciderOptions
+        routes base: RouteTable, bundle: RuleBundle?, interceptors: [SwiftInterceptor], appRoutes: AppRoutes,
+        options: DeciderOptions
     ) throws(BundleError) {
+        let layered = try LayeredRoutes(appRoutes, over: base)
+        let routes = layered.table
         self.routes = routes
+        baseRoutes = base
+        self.appRoutes = appRoutes
+        setAsideRoutes = layered.setAside
         self.bundle = bundle
         self.options = options
         self.interceptors = interceptors

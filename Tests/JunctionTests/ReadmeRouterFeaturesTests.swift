@@ -60,5 +60,18 @@ import Testing
         router.didClose = { closed in tracker.left(closed.page.name, closed.result.code, closed.reason) }
         router.back()
         #expect(tracker.lines == ["moments cancelled popped"])
+
+        try router.add(Route(name: "flash", pattern: "myapp://flash/:id", isExported: true), page: { TestPage($0) })
+        #expect(await router.open("myapp://flash/1", source: .push).page?.name == "flash")
+        try router.load(bundle: RuleBundle.load(directory: RouterFixture.example))
+        #expect(router.decider.routes.route(named: "flash") != nil)
+
+        try router.add(route: "flash", toGroup: "login")
+        let names = router.routes(inGroup: "login").map(\.name)
+        #expect(names.first == "user.settings")
+        #expect(names.dropFirst().first == "moments")
+        #expect(names.last == "flash")
+        router.context = RouterGateTests.guest
+        #expect(await router.open("myapp://flash/2").summary.hasPrefix("gated by myapp://login"))
     }
 }

@@ -3,7 +3,9 @@ public import JunctionCore
 extension Router {
     /// Adds an interceptor that may `await`: it runs after the decision, off the main
     /// actor, for every request the decision opens whose route its scope covers — higher
-    /// priority first — each under its deadline. Its verdict acts as a rule's: `continue`
+    /// priority first — each under its deadline: for `open`, the async `invoke`,
+    /// `page(for:)`, `setTabs` and back stacks. The synchronous `invoke` cannot wait, so it
+    /// refuses such a request (``RouterError/Code/asynchronousInterceptor``). Its verdict acts as a rule's: `continue`
     /// goes on; `reject` refuses; `redirect` opens the new URL through the whole pipeline
     /// (counted against ``DeciderOptions/maximumRedirects``); `gate` opens the gate's page
     /// first; `respond` answers; `rewrite` changes the target's parameters. A throw, a missed
@@ -62,6 +64,48 @@ extension Router {
         case decided(Decision)
         /// Open this URL instead, with these parameters carried.
         case redirected(Decision, to: String, params: [String: RuleValue])
+    }
+
+    /// Decides `request` off the main actor and runs the async interceptors on the decision;
+    /// a redirect of theirs decides the new URL the same way — as the same source, with the
+    /// redirect's parameters merged in — at most ``DeciderOptions/maximumRedirects`` times,
+    /// then refuses (cause `too_many_redirects`). For `invoke`, `page(for:)`, tabs and back
+    /// stacks, which have no pending open to carry from URL to URL as `open` does.
+    /// - Returns: The last decision; ``decisionObserver`` has seen those before it, the
+    ///   caller reports this one.
+    func decideAwaitingInterceptors(_ request: RouteRequest, context: ContextSnapshot) async -> Decision {
+        var request = request
+        var redirects = 0
+        while true {
+            let decided = await Self.decideOffMain(decider, request, context)
+            switch await runAsyncInterceptors(decided, context: context) {
+            case .decided(let decision):
+                return decision
+            case .redirected(var decision, let url, let params):
+                guard redirects < decider.options.maximumRedirects else {
+                    decision.outcome = .reject(tooManyAsyncRedirects(redirects + 1, decision, to: url))
+                    return decision
+                }
+                decisionObserver?(decision)
+                redirects += 1
+                request = RouteRequest(
+                    url, params: request.params.merging(params) { _, new in new }, exts: request.exts,
+                    source: request.source)
+            }
+        }
+    }
+
+    /// The refusal of an async interceptor's redirect beyond ``DeciderOptions/maximumRedirects``.
+    /// - Parameters:
+    ///   - count: The redirects so far, this one included.
+    ///   - decision: The decision redirected from.
+    ///   - url: Where to.
+    func tooManyAsyncRedirects(_ count: Int, _ decision: Decision, to url: String) -> Rejection {
+        let from = decision.uri?.string ?? decision.request.url
+        let reason =
+            "async interceptors redirected \(count) times, more than the \(decider.options.maximumRedirects) "
+            + "the decider allows; last from \(from) to \(url)"
+        return Rejection(.tooManyRedirects, reason: reason, code: 508)
     }
 
     /// Runs the async interceptors that see `decision`, in order, each off the main actor.

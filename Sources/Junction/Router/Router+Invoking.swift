@@ -16,7 +16,9 @@ extension Router {
     /// - Throws: `RouterError`: ``RouterError/Code/unknownRoute``, ``RouterError/Code/rejected``,
     ///   ``RouterError/Code/gated`` (a rule wants a page opened first: use the `async`
     ///   variant, which opens it and resumes), ``RouterError/Code/notATask``,
-    ///   ``RouterError/Code/asynchronousTask``, parameter errors, ``RouterError/Code/targetFailed``.
+    ///   ``RouterError/Code/asynchronousTask``, ``RouterError/Code/asynchronousInterceptor``
+    ///   (an ``AsyncInterceptor`` covers the route: use the `async` variant), parameter
+    ///   errors, ``RouterError/Code/targetFailed``.
     @discardableResult
     public func invoke(
         _ url: String, params: [String: any Sendable] = [:], exts: [String: RuleValue] = [:],
@@ -27,6 +29,19 @@ extension Router {
         willOpen?(request)
         let decision = decider.decide(request, context: context)
         decisionObserver?(decision)
+        // An async interceptor guards what it covers: a synchronous call that cannot wait for
+        // it must not get past it.
+        if case .open = decision.outcome, let match = decision.match,
+            let guarding = asyncInterceptors.first(where: { $0.applies(to: match) })
+        {
+            throw report(
+                request,
+                RouterError(
+                    .asynchronousInterceptor,
+                    "the async interceptor \"\(guarding.interceptor.name)\" sees this request first, and a "
+                        + "synchronous invoke cannot wait for it; use the async invoke",
+                    url: decision.uri?.string ?? url, route: match.route.name))
+        }
         switch answerable(decision, objects: objects) {
         case .value(let value):
             didOpen?(request, .answered(value))
@@ -87,7 +102,8 @@ extension Router {
     ///   - exts: Non-business options.
     ///   - source: Who asks.
     /// - Returns: The task's value, or the rule's answer.
-    /// - Throws: `RouterError`, as the synchronous variant, but never `gated` or `asynchronousTask`.
+    /// - Throws: `RouterError`, as the synchronous variant, but never `gated`, `asynchronousTask`
+    ///   or `asynchronousInterceptor`: it runs async interceptors and follows their redirects.
     @discardableResult
     public func invoke(
         _ url: String, params: [String: any Sendable] = [:], exts: [String: RuleValue] = [:],
@@ -99,7 +115,7 @@ extension Router {
         while true {
             request = withStackTop(request)
             willOpen?(request)
-            let decision = await Self.decideOffMain(decider, request, context)
+            let decision = await decideAwaitingInterceptors(request, context: context)
             decisionObserver?(decision)
             switch answerable(decision, objects: objects) {
             case .value(let value):

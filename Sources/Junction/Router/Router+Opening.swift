@@ -100,15 +100,12 @@ extension Router {
     private func redirectFromAsyncInterceptor(
         _ decision: Decision, to url: String, params: [String: RuleValue], _ pending: PendingOpen
     ) async -> Opening {
-        let from = decision.uri?.string ?? decision.request.url
         guard pending.asyncRedirects < decider.options.maximumRedirects else {
-            let reason =
-                "async interceptors redirected \(pending.asyncRedirects + 1) times, more than the "
-                + "\(decider.options.maximumRedirects) the decider allows; last from \(from) to \(url)"
+            let rejection = tooManyAsyncRedirects(pending.asyncRedirects + 1, decision, to: url)
             return fail(
                 RouterError(
-                    .rejected, reason, url: from, route: decision.match?.route.name,
-                    rejection: Rejection(.tooManyRedirects, reason: reason, code: 508)), pending)
+                    .rejected, rejection.reason, url: decision.uri?.string ?? decision.request.url,
+                    route: decision.match?.route.name, rejection: rejection), pending)
         }
         var next = pending
         next.request = RouteRequest(

@@ -121,8 +121,9 @@ public final class Router {
     // MARK: - Loading
 
     /// Replaces the route table (and drops the bundle's rules), keeping the current Swift
-    /// interceptors and options: a new snapshot swapped into ``policy``. Requests already
-    /// being decided finish under the old table.
+    /// interceptors, options and routes registered in code: a new snapshot swapped into
+    /// ``policy``. Requests already being decided finish under the old table. To add routes
+    /// beside the bundle's rules instead, add them in code (``add(routes:)``).
     /// - Parameter routes: The new table.
     /// - Throws: `BundleError` when an interceptor's pattern does not compile against it;
     ///   the old table stays.
@@ -130,21 +131,23 @@ public final class Router {
         try policy.update { current throws(BundleError) in
             let old = current.decider
             return PolicySnapshot(
-                decider: try Decider(routes: routes, interceptors: old.interceptors, options: old.options),
+                decider: try Decider(
+                    routes: routes, interceptors: old.interceptors, appRoutes: old.appRoutes, options: old.options),
                 origin: .app)
         }
     }
 
     /// Replaces the bundle — its routes and rules at once — keeping the current Swift
-    /// interceptors and options: a new snapshot swapped into ``policy``. Requests already
-    /// being decided finish under the old one.
+    /// interceptors, options and routes registered in code: a new snapshot swapped into
+    /// ``policy``. Requests already being decided finish under the old one.
     /// - Parameter bundle: The new bundle.
     /// - Throws: `BundleError` when a pattern does not compile; the old bundle stays.
     public func load(bundle: RuleBundle) throws(BundleError) {
         try policy.update { current throws(BundleError) in
             let old = current.decider
             return PolicySnapshot(
-                decider: try Decider(bundle: bundle, interceptors: old.interceptors, options: old.options),
+                decider: try Decider(
+                    bundle: bundle, interceptors: old.interceptors, appRoutes: old.appRoutes, options: old.options),
                 origin: .app)
         }
     }
@@ -188,14 +191,7 @@ public final class Router {
         throws(BundleError)
     {
         try policy.update { current throws(BundleError) in
-            let old = current.decider
-            let interceptors = try change(old.interceptors)
-            let decider =
-                if let bundle = old.bundle {
-                    try Decider(bundle: bundle, interceptors: interceptors, options: old.options)
-                } else {
-                    try Decider(routes: old.routes, interceptors: interceptors, options: old.options)
-                }
+            let decider = try current.decider.with(interceptors: try change(current.decider.interceptors))
             return PolicySnapshot(decider: decider, origin: current.origin, identity: current.identity)
         }
     }

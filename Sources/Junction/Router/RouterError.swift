@@ -30,6 +30,7 @@ public struct RouterError: Error, Sendable, CustomStringConvertible {
             case alreadyShown = "already shown"
             case cannotNavigate = "cannot navigate"
             case notReady = "not ready"
+            case asynchronousInterceptor = "asynchronous interceptor"
         }
 
         private let kind: Kind
@@ -70,6 +71,9 @@ public struct RouterError: Error, Sendable, CustomStringConvertible {
         public static let cannotNavigate = Code(.cannotNavigate)
         /// An open held until `ready()` waited past its deadline, or found too many held.
         public static let notReady = Code(.notReady)
+        /// A synchronous `invoke` reached a route an ``AsyncInterceptor`` covers, which it
+        /// cannot wait for; the async `invoke` runs it.
+        public static let asynchronousInterceptor = Code(.asynchronousInterceptor)
 
         /// The code's name: `unknown route`, `rejected` …
         public var description: String { kind.rawValue }

@@ -9,23 +9,34 @@ public import JunctionCore
 /// only to copy or replace the snapshot reference — never while deciding, so a slow rule
 /// never delays a swap and a swap never delays a decision for longer than a pointer copy.
 ///
+/// The app's own routes — registered and regrouped in code (``AppRoutes``) — belong to the
+/// policy, not to a bundle: every snapshot it activates decides with them, whoever built it,
+/// so a code route survives the installer's swaps as well as the router's.
+///
 /// ```swift
 /// let policy = ActivePolicy(PolicySnapshot(decider: try Decider(bundle: embedded), origin: .embedded))
 /// let router = Router(policy: policy)
 /// policy.activate(PolicySnapshot(decider: accepted.decider, origin: .update, identity: accepted.identity))
 /// ```
 public final class ActivePolicy: @unchecked Sendable {
-    // Sound because `snapshot` is read and written only while `lock` is held, and a
-    // PolicySnapshot is immutable and Sendable. An NSLock (a pthread mutex) rather than
-    // Synchronization.Mutex: the thread sanitizer understands the former, not the latter's
-    // raw futex waits, and the swap-under-load test runs under it.
+    // Sound because `snapshot`, `layer` and `layerGeneration` are read and written only while
+    // `lock` is held, and a PolicySnapshot and an AppRoutes are immutable and Sendable. An
+    // NSLock (a pthread mutex) rather than Synchronization.Mutex: the thread sanitizer
+    // understands the former, not the latter's raw futex waits, and the swap-under-load test
+    // runs under it.
     private let lock = NSLock()
     private var snapshot: PolicySnapshot
+    /// The app's layer: the current snapshot's decider has it, unless ``activate(_:)`` could
+    /// not rebuild a snapshot with it.
+    private var layer: AppRoutes
+    /// Counts changes of ``layer``, so a swap built for an older layer is built again.
+    private var layerGeneration = 0
 
-    /// A policy holding its first snapshot.
+    /// A policy holding its first snapshot; the app's layer is the one its decider has.
     /// - Parameter snapshot: The snapshot to decide under until the first swap.
     public init(_ snapshot: PolicySnapshot) {
         self.snapshot = snapshot
+        layer = snapshot.decider.appRoutes
     }
 
     /// The snapshot decisions start under now.
@@ -33,6 +44,13 @@ public final class ActivePolicy: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return snapshot
+    }
+
+    /// The routes and group memberships the app set in code, which every snapshot decides with.
+    public var appRoutes: AppRoutes {
+        lock.lock()
+        defer { lock.unlock() }
+        return layer
     }
 
     /// Decides one request under the current snapshot: read once, so the whole decision
@@ -46,22 +64,32 @@ public final class ActivePolicy: @unchecked Sendable {
     }
 
     /// Swaps in a snapshot: decisions that start from now on use it; those in flight finish
-    /// under the one they started with.
+    /// under the one they started with. A snapshot whose decider lacks the app's layer
+    /// (``appRoutes``) — one the installer built — is rebuilt with it first, keeping its
+    /// origin and identity; should that fail (a rule of the bundle names a code route the
+    /// layer no longer has), the snapshot is swapped in as it was built.
     /// - Parameter snapshot: The new snapshot.
     /// - Returns: The snapshot it replaced.
     @discardableResult
     public func activate(_ snapshot: PolicySnapshot) -> PolicySnapshot {
-        lock.lock()
-        defer { lock.unlock() }
-        let previous = self.snapshot
-        self.snapshot = snapshot
-        return previous
+        while true {
+            let (layer, generation) = readLayer()
+            let layered = (try? snapshot.with(appRoutes: layer)) ?? snapshot
+            lock.lock()
+            defer { lock.unlock() }
+            if generation == layerGeneration {
+                let previous = self.snapshot
+                self.snapshot = layered
+                return previous
+            }
+        }
     }
 
     /// Replaces the current snapshot with one made from it — a new bundle with the same
     /// Swift interceptors, or the same bundle with other interceptors — without losing a
     /// swap that another caller makes meanwhile: `make` runs outside the lock, and runs
-    /// again on the newer snapshot when the current one changed before the swap.
+    /// again on the newer snapshot when the current one changed before the swap. The
+    /// replacement decides with the app's layer, as ``activate(_:)`` makes sure.
     /// - Parameter make: Builds the replacement from the snapshot it replaces.
     /// - Returns: The snapshot swapped in.
     /// - Throws: What `make` throws; nothing is swapped then.
@@ -70,13 +98,56 @@ public final class ActivePolicy: @unchecked Sendable {
         throws(Failure) -> PolicySnapshot
     {
         while true {
-            let base = current
-            let replacement = try make(base)
+            let (base, layer, generation) = read()
+            let built = try make(base)
+            let replacement = (try? built.with(appRoutes: layer)) ?? built
+            if swap(from: base, generation: generation, to: replacement) { return replacement }
+        }
+    }
+
+    /// Changes the app's layer: swaps in the current snapshot rebuilt with a new layer,
+    /// without losing a swap or a change that another caller makes meanwhile — `make` runs
+    /// outside the lock, and again on the newer snapshot and layer when either changed first.
+    /// - Parameter make: Builds the replacement from the current snapshot and layer, with
+    ///   ``PolicySnapshot/with(appRoutes:)``; its decider's layer becomes the policy's.
+    /// - Returns: The snapshot swapped in.
+    /// - Throws: What `make` throws; nothing changes then.
+    @discardableResult
+    public func updateAppRoutes(
+        _ make: (_ current: PolicySnapshot, _ layer: AppRoutes) throws(BundleError) -> PolicySnapshot
+    ) throws(BundleError) -> PolicySnapshot {
+        while true {
+            let (base, layer, generation) = read()
+            let replacement = try make(base, layer)
             lock.lock()
-            let swapped = snapshot === base
-            if swapped { snapshot = replacement }
+            let swapped = snapshot === base && generation == layerGeneration
+            if swapped {
+                snapshot = replacement
+                self.layer = replacement.decider.appRoutes
+                layerGeneration += 1
+            }
             lock.unlock()
             if swapped { return replacement }
         }
+    }
+
+    private func read() -> (PolicySnapshot, AppRoutes, Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (snapshot, layer, layerGeneration)
+    }
+
+    private func readLayer() -> (AppRoutes, Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (layer, layerGeneration)
+    }
+
+    private func swap(from base: PolicySnapshot, generation: Int, to replacement: PolicySnapshot) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard snapshot === base, generation == layerGeneration else { return false }
+        snapshot = replacement
+        return true
     }
 }

@@ -32,6 +32,16 @@ public final class PolicySnapshot: Sendable, CustomStringConvertible {
         self.identity = identity
     }
 
+    /// This snapshot — its origin and identity — with a decider that has another layer of
+    /// the app's routes.
+    /// - Parameter appRoutes: The layer.
+    /// - Returns: This snapshot when its decider has that layer already, else a new one.
+    /// - Throws: `BundleError` when a rule names a code route the layer no longer has.
+    public func with(appRoutes: AppRoutes) throws(BundleError) -> PolicySnapshot {
+        let decider = try decider.with(appRoutes: appRoutes)
+        return decider === self.decider ? self : PolicySnapshot(decider: decider, origin: origin, identity: identity)
+    }
+
     /// The route table.
     public var routes: RouteTable { decider.routes }
 

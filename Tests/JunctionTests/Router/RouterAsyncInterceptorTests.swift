@@ -133,4 +133,68 @@ import Testing
         #expect(opening.error?.rejection?.cause == .tooManyRedirects)
         #expect(router.pages.isEmpty)
     }
+
+    /// Every way a request is decided, but `canOpen`, passes the async interceptors: a
+    /// refusal of theirs holds for each, and the synchronous `invoke` never gets past one.
+    @Test func everyWayToReachARouteRunsTheAsyncInterceptors() async throws {
+        let router = try RouterFixture.router()
+        try router.add(
+            AsyncInterceptor("guard", scope: .routes(["user.profile", "share", "moments"])) { _, _ in
+                try await Task.sleep(for: .milliseconds(2))
+                return .reject(reason: "not now", code: 403)
+            })
+        // page(for:)
+        await #expect {
+            try await router.page(for: "myapp://user/42")
+        } throws: { error in
+            (error as? RouterError)?.rejection?.rule == "guard"
+        }
+        // the async invoke
+        await #expect {
+            try await router.invoke("myapp://action/share?text=hi")
+        } throws: { error in
+            (error as? RouterError)?.rejection?.reason == "not now"
+        }
+        // the synchronous invoke cannot wait, so it refuses
+        #expect {
+            try router.invoke("myapp://action/share?text=hi")
+        } throws: { error in
+            let error = error as? RouterError
+            return error?.code == .asynchronousInterceptor
+                && error?.message.contains("the async interceptor \"guard\" sees this request first") == true
+        }
+        // tabs: nothing changes
+        await #expect(throws: RouterError.self) { try await router.setTabs(["myapp://home", "myapp://moments/1"]) }
+        #expect(router.pages.isEmpty)
+        // a route it does not cover is untouched
+        #expect(try await router.page(for: "myapp://home").name == "home")
+    }
+
+    @Test func theAsyncInvokeFollowsRewritesAndRedirects() async throws {
+        let router = try RouterFixture.router()
+        try router.add(Route(name: "echo", pattern: "myapp://action/echo"), task: { $0.params.string("said") })
+        try router.add(
+            AsyncInterceptor("say", scope: .route("share")) { _, _ in
+                .redirect(url: "myapp://action/echo", params: ["said": "redirected"])
+            })
+        let value = try await router.invoke("myapp://action/share?text=hi")
+        #expect(value as? String == "redirected")
+        #expect(try await router.page(for: "myapp://user/42").params.int("id") == 42)
+    }
+
+    @Test func redirectsBetweenAsyncInterceptorsEndForInvokeToo() async throws {
+        let router = try RouterFixture.router()
+        try router.add(
+            AsyncInterceptor("ping", scope: .route("share")) { _, _ in .redirect(url: "myapp://moments/1", params: [:])
+            })
+        try router.add(
+            AsyncInterceptor("pong", scope: .route("moments")) { _, _ in
+                .redirect(url: "myapp://action/share", params: [:])
+            })
+        await #expect {
+            try await router.invoke("myapp://action/share")
+        } throws: { error in
+            (error as? RouterError)?.rejection?.cause == .tooManyRedirects
+        }
+    }
 }

@@ -36,6 +36,7 @@ import Testing
         let link: String
         var source: RequestSource = .push
         var rejectOrders = false
+        var asyncRejectOrders = false
         let stack: [String]
         var testDescription: String { name }
     }
@@ -53,12 +54,19 @@ import Testing
         Case(
             name: "an entry a rule rejects is left out", link: "app://order/7", rejectOrders: true,
             stack: ["home", "order"]),
+        Case(
+            name: "an entry an async interceptor rejects is left out", link: "app://order/7",
+            asyncRejectOrders: true, stack: ["home", "order"]),
         Case(name: "entries that are nothing are left out", link: "app://broken", stack: ["home", "broken"]),
     ]
 
     @Test(arguments: cases)
     func aLinkFromOutsideBuildsItsBackStackAtTheAppsStart(_ test: Case) async throws {
         let router = try Self.router(rejectOrders: test.rejectOrders)
+        if test.asyncRejectOrders {
+            try router.add(
+                AsyncInterceptor("no orders", scope: .route("orders")) { _, _ in .reject(reason: "closed", code: 403) })
+        }
         if !test.tabs.isEmpty { try await router.setTabs(test.tabs) }
         for url in test.before { await router.open(url) }
         let opening = await router.open(test.link, source: test.source)

@@ -1,0 +1,115 @@
+import Foundation
+import Junction
+import Synchronization
+import Testing
+
+/// The app's layer of routes belongs to the policy: every snapshot activated — by the
+/// installer, by anyone — decides with it, and a change of the layer is never lost to a
+/// swap that races it, nor a swap to the change.
+@Suite struct AppRoutesPolicyTests {
+    typealias Fixture = InstallerFixture
+
+    static let extra = Route(name: "extra", pattern: "myapp://extra", target: "Extra", isExported: true)
+
+    static func adding(_ routes: [Route], to policy: ActivePolicy) throws {
+        try policy.updateAppRoutes { current, layer throws(BundleError) in
+            var changed = layer
+            do throws(RouteTableError) { try changed.add(routes) } catch { throw BundleError(error.diagnostics) }
+            return try current.with(appRoutes: changed)
+        }
+    }
+
+    @Test func aSnapshotActivatedWithoutTheLayerDecidesWithIt() throws {
+        let policy = ActivePolicy(PolicyFixture.snapshotA)
+        try Self.adding([Self.extra], to: policy)
+        #expect(policy.decide(RouteRequest("myapp://extra")).match?.route.target == "Extra")
+
+        let previous = policy.activate(PolicyFixture.snapshotB)
+        #expect(previous.decider.appRoutes.routes == [Self.extra])
+        let current = policy.current
+        #expect(current !== PolicyFixture.snapshotB)  // rebuilt with the layer
+        #expect(current.origin == .update)
+        #expect(current.identity == PolicyFixture.snapshotB.identity)
+        #expect(current.bundle?.manifest.name == "policy-b")
+        #expect(policy.decide(RouteRequest("myapp://extra")).match?.route.target == "Extra")
+        #expect(PolicyFixture.label(policy.decide(RouteRequest(PolicyFixture.url))) == "PB+b")
+    }
+
+    @Test func theInstallersUpdateKeepsTheAppsRoutes() async throws {
+        let directory = Fixture.directory()
+        defer { Fixture.remove(directory) }
+        let installer = try Fixture.launch(directory)
+        try Self.adding([Self.extra], to: installer.policy)
+        let event = await installer.install(
+            pointer: Fixture.pointer5, at: Fixture.now, fetch: Fixture.Server(Fixture.artifact5).fetch)
+        #expect(event == .installed(Fixture.identity5))
+        #expect(installer.policy.current.identity == Fixture.identity5)
+        #expect(Fixture.decidesUnderSeq5(installer.policy))
+        #expect(installer.policy.decide(RouteRequest("myapp://extra")).match?.route.target == "Extra")
+    }
+
+    @Test func aChangeOfTheLayerIsBuiltAgainOnASnapshotSwappedInMeanwhile() throws {
+        let policy = ActivePolicy(PolicyFixture.snapshotA)
+        var bases: [String] = []
+        try policy.updateAppRoutes { current, layer throws(BundleError) in
+            bases.append(current.bundle?.manifest.name ?? "none")
+            if bases.count == 1 { policy.activate(PolicyFixture.snapshotB) }
+            var changed = layer
+            do throws(RouteTableError) { try changed.add(Self.extra) } catch { throw BundleError(error.diagnostics) }
+            return try current.with(appRoutes: changed)
+        }
+        #expect(bases == ["policy-a", "policy-b"])
+        #expect(policy.current.bundle?.manifest.name == "policy-b")
+        #expect(policy.appRoutes.routes == [Self.extra])
+        #expect(policy.current.decider.routes.route(named: "extra") != nil)
+    }
+
+    @Test func aSwapBuiltForAnOlderLayerIsBuiltAgain() throws {
+        let policy = ActivePolicy(PolicyFixture.snapshotA)
+        var calls = 0
+        policy.update { current in
+            calls += 1
+            // The app adds a route while this swap is being built: the swap must carry it.
+            if calls == 1 { try? Self.adding([Self.extra], to: policy) }
+            return PolicySnapshot(decider: PolicyFixture.snapshotB.decider, origin: .app)
+        }
+        #expect(policy.current.bundle?.manifest.name == "policy-b")
+        #expect(policy.current.decider.routes.route(named: "extra") != nil)
+        #expect(policy.appRoutes.routes == [Self.extra])
+    }
+
+    /// Four threads swap A and B in as fast as they can while the app registers 60 routes one
+    /// by one: at the end the snapshot in force has every one of them, and no decision ever
+    /// mixed A's routes with B's rules.
+    @Test func registeringWhileSnapshotsAreSwappedLosesNothing() throws {
+        let policy = ActivePolicy(PolicyFixture.snapshotA)
+        let registered = 60
+        let mixed = Atomic(0)
+        let stop = Atomic(false)
+        let swappers = DispatchGroup()
+        for thread in 0..<4 {
+            swappers.enter()
+            Thread {
+                var swaps = 0
+                while !stop.load(ordering: .relaxed) || swaps < 10 {
+                    let even = swaps.isMultiple(of: 2) == thread.isMultiple(of: 2)
+                    policy.activate(even ? PolicyFixture.snapshotA : PolicyFixture.snapshotB)
+                    let label = PolicyFixture.label(policy.decide(RouteRequest(PolicyFixture.url)))
+                    if label != "PA+a" && label != "PB+b" { mixed.add(1, ordering: .relaxed) }
+                    swaps += 1
+                }
+                swappers.leave()
+            }.start()
+        }
+        for index in 0..<registered {
+            try Self.adding([Route(name: "code.\(index)", pattern: "myapp://code/\(index)")], to: policy)
+        }
+        stop.store(true, ordering: .relaxed)
+        swappers.wait()
+        let names = Set(policy.current.decider.routes.routes.map(\.name))
+        #expect((0..<registered).allSatisfy { names.contains("code.\($0)") })
+        #expect(policy.appRoutes.routes.count == registered)
+        #expect(policy.current.decider.appRoutes == policy.appRoutes)
+        #expect(mixed.load(ordering: .relaxed) == 0)
+    }
+}
