@@ -28,10 +28,20 @@ extension Router {
         style: PresentationStyle? = nil, source: RequestSource = .internal,
         onResult: (@MainActor (RouteResult) -> Void)? = nil
     ) async -> Opening {
+        await start(url, content: nil, params: params, exts: exts, style: style, source: source, onResult: onResult)
+    }
+
+    /// Starts an `open`, with or without a page the app made: held until ``ready()`` when
+    /// the router holds opens, else performed now.
+    func start(
+        _ url: String, content: PageContent?, params: [String: any Sendable], exts: [String: RuleValue],
+        style: PresentationStyle?, source: RequestSource, onResult: (@MainActor (RouteResult) -> Void)?
+    ) async -> Opening {
         let (values, objects) = SendableBridge.split(params)
-        let pending = PendingOpen(
+        var pending = PendingOpen(
             request: RouteRequest(url, params: values, exts: exts, source: source), objects: objects, style: style,
             onResult: onResult)
+        pending.content = content
         if let opening = await holdIfNotReady(pending) { return opening }
         return await perform(pending)
     }

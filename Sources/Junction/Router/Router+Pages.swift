@@ -177,12 +177,8 @@ extension Router {
         style: PresentationStyle? = nil, source: RequestSource = .internal,
         onResult: (@MainActor (RouteResult) -> Void)? = nil
     ) async -> Opening {
-        let (values, objects) = SendableBridge.split(params)
-        var pending = PendingOpen(
-            request: RouteRequest(url, params: values, exts: exts, source: source), objects: objects, style: style,
+        await start(
+            url, content: PageContent(content), params: params, exts: exts, style: style, source: source,
             onResult: onResult)
-        pending.content = PageContent(content)
-        if let opening = await holdIfNotReady(pending) { return opening }
-        return await perform(pending)
     }
 }

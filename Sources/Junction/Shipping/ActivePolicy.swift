@@ -105,12 +105,15 @@ public final class ActivePolicy: @unchecked Sendable {
         }
     }
 
-    /// Changes the app's layer: swaps in the current snapshot rebuilt with a new layer,
-    /// without losing a swap or a change that another caller makes meanwhile — `make` runs
-    /// outside the lock, and again on the newer snapshot and layer when either changed first.
+    /// Changes the app's layer and swaps in the current snapshot rebuilt with it. `make`
+    /// runs outside the lock, and again when another change of the layer came first. A swap
+    /// meanwhile does not undo the change, nor make it start over: the layer is committed,
+    /// so every later ``activate(_:)`` carries it, and the snapshot in force is rebuilt with
+    /// it unless a swap already did — however busy the swapping, the change lands.
     /// - Parameter make: Builds the replacement from the current snapshot and layer, with
-    ///   ``PolicySnapshot/with(appRoutes:)``; its decider's layer becomes the policy's.
-    /// - Returns: The snapshot swapped in.
+    ///   ``PolicySnapshot/with(appRoutes:)`` (checking the change against that snapshot's
+    ///   table); its decider's layer becomes the policy's.
+    /// - Returns: The snapshot in force after the change.
     /// - Throws: What `make` throws; nothing changes then.
     @discardableResult
     public func updateAppRoutes(
@@ -119,15 +122,31 @@ public final class ActivePolicy: @unchecked Sendable {
         while true {
             let (base, layer, generation) = read()
             let replacement = try make(base, layer)
+            let changed = replacement.decider.appRoutes
             lock.lock()
-            let swapped = snapshot === base && generation == layerGeneration
-            if swapped {
-                snapshot = replacement
-                self.layer = replacement.decider.appRoutes
-                layerGeneration += 1
+            guard generation == layerGeneration else {
+                lock.unlock()
+                continue
             }
+            self.layer = changed
+            layerGeneration += 1
+            let committed = layerGeneration
+            let swapped = snapshot === base
+            if swapped { snapshot = replacement }
             lock.unlock()
-            if swapped { return replacement }
+            return swapped ? replacement : relayerCurrent(committed)
+        }
+    }
+
+    /// Rebuilds the snapshot in force with the layer of generation `committed`, after a swap
+    /// built for the layer before it won the race: done at once when a later swap already
+    /// carries the layer, or when a later change of the layer takes over.
+    private func relayerCurrent(_ committed: Int) -> PolicySnapshot {
+        while true {
+            let (base, layer, generation) = read()
+            guard generation == committed, base.decider.appRoutes != layer else { return base }
+            let rebuilt = (try? base.with(appRoutes: layer)) ?? base
+            if swap(from: base, generation: generation, to: rebuilt) { return rebuilt }
         }
     }
 
