@@ -23,3 +23,23 @@ public struct SetAsideRoute: Sendable, Equatable, CustomStringConvertible {
         "code route \"\(route.name)\" (\(route.pattern)) is set aside: \(reason)"
     }
 }
+
+extension SetAsideRoute {
+    /// The most routes ``warning(_:after:)`` names; the rest are counted, so a bundle that
+    /// overrides ten thousand code routes logs one line of ordinary length.
+    static let routesNamed = 5
+
+    /// A line for the log when a swap sets code routes aside, or `nil` when it sets none.
+    /// - Parameters:
+    ///   - setAside: The routes the table in force overrides.
+    ///   - swap: What was swapped in, for the line: `shop@4 seq 7 (…) from update`.
+    static func warning(_ setAside: [SetAsideRoute], after swap: String) -> String? {
+        guard !setAside.isEmpty else { return nil }
+        let named = setAside.prefix(routesNamed).map { "\"\($0.route.name)\" (\($0.reason))" }
+        let more = setAside.count - named.count
+        return "\(swap) sets aside \(setAside.count) route\(setAside.count == 1 ? "" : "s") the app registered in "
+            + "code, which its routes override: " + named.joined(separator: "; ")
+            + (more > 0 ? "; and \(more) more" : "")
+            + " — rename the bundle's route, or the app's, to keep both"
+    }
+}

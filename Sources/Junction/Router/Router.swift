@@ -128,27 +128,38 @@ public final class Router {
     /// - Throws: `BundleError` when an interceptor's pattern does not compile against it;
     ///   the old table stays.
     public func load(routes: RouteTable) throws(BundleError) {
-        try policy.update { current throws(BundleError) in
+        let loaded = try policy.update { current throws(BundleError) in
             let old = current.decider
             return PolicySnapshot(
                 decider: try Decider(
                     routes: routes, interceptors: old.interceptors, appRoutes: old.appRoutes, options: old.options),
                 origin: .app)
         }
+        warnOfSetAsideRoutes(loaded)
     }
 
     /// Replaces the bundle — its routes and rules at once — keeping the current Swift
     /// interceptors, options and routes registered in code: a new snapshot swapped into
     /// ``policy``. Requests already being decided finish under the old one.
     /// - Parameter bundle: The new bundle.
+    ///   Code routes its routes override are set aside (``Decider/setAsideRoutes``), with a
+    ///   warning in the log.
     /// - Throws: `BundleError` when a pattern does not compile; the old bundle stays.
     public func load(bundle: RuleBundle) throws(BundleError) {
-        try policy.update { current throws(BundleError) in
+        let loaded = try policy.update { current throws(BundleError) in
             let old = current.decider
             return PolicySnapshot(
                 decider: try Decider(
                     bundle: bundle, interceptors: old.interceptors, appRoutes: old.appRoutes, options: old.options),
                 origin: .app)
+        }
+        warnOfSetAsideRoutes(loaded)
+    }
+
+    /// Logs the code routes a table just swapped in overrides, if any.
+    private func warnOfSetAsideRoutes(_ snapshot: PolicySnapshot) {
+        if let warning = SetAsideRoute.warning(snapshot.decider.setAsideRoutes, after: snapshot.description) {
+            logger.warning("\(warning)")
         }
     }
 

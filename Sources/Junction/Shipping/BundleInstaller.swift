@@ -295,6 +295,13 @@ public actor BundleInstaller {
 
     private func activate(_ update: AcceptedUpdate, origin: PolicyOrigin) {
         policy.activate(PolicySnapshot(decider: update.decider, origin: origin, identity: update.identity))
+        // The app's code routes joined the bundle's at activation: say which its routes override.
+        let current = policy.current
+        if current.identity == update.identity,
+            let warning = SetAsideRoute.warning(current.decider.setAsideRoutes, after: current.description)
+        {
+            logger.warning("\(warning)")
+        }
         active = update.identity
         self.origin = origin
         expires = update.expires

@@ -1,6 +1,7 @@
 import Foundation
 import Junction
 import JunctionAuthoring
+import JunctionTestSupport
 import Testing
 
 /// Routes registered in code: merged into the table in force under the bundle's rules,
@@ -85,6 +86,29 @@ import Testing
         try router.load(bundle: Self.bundle("plain-again", routes: Self.other))
         #expect(router.decider.setAsideRoutes.isEmpty)
         #expect((await router.open("myapp://promo").page?.content as? TestPage)?.request.route.target == "CodePromo")
+    }
+
+    /// The log says which code routes a load sets aside, in one line however many.
+    @Test func aLoadThatSetsCodeRoutesAsideSaysSoBriefly() throws {
+        let router = try Router(bundle: Self.bundle("plain", routes: Self.other))
+        let log = CapturedLog()
+        router.logger = log.logger
+        try router.add(routes: (0..<12).map { Route(name: "r\($0)", pattern: "myapp://code/\($0)") })
+        let overriding = (0..<12).map { "  - { name: r\($0), pattern: \"myapp://bundle/\($0)\" }\n" }.joined()
+        try router.load(bundle: Self.bundle("overriding", routes: Self.other + overriding))
+        #expect(router.decider.setAsideRoutes.count == 12)
+        #expect(log.entries.count == 1)
+        let warning = try #require(log.entries.first)
+        #expect(warning.level == .warning)
+        #expect(warning.message.contains("sets aside 12 routes the app registered in code"))
+        #expect(warning.message.contains("\"r4\" (the bundle's route \"r4\""))
+        #expect(!warning.message.contains("\"r5\""))
+        #expect(warning.message.contains("; and 7 more — rename the bundle's route, or the app's, to keep both"))
+        #expect(warning.message.utf8.count < 1_500)
+        // A load that overrides nothing says nothing.
+        log.clear()
+        try router.load(bundle: Self.bundle("plain-again", routes: Self.other))
+        #expect(log.entries.isEmpty)
     }
 
     @Test func aBundleRouteOfTheSamePatternWins() throws {

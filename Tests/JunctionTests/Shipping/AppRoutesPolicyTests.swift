@@ -1,5 +1,6 @@
 import Foundation
 import Junction
+import JunctionTestSupport
 import Synchronization
 import Testing
 
@@ -38,14 +39,21 @@ import Testing
     @Test func theInstallersUpdateKeepsTheAppsRoutes() async throws {
         let directory = Fixture.directory()
         defer { Fixture.remove(directory) }
-        let installer = try Fixture.launch(directory)
-        try Self.adding([Self.extra], to: installer.policy)
+        let log = CapturedLog()
+        let installer = try Fixture.launch(directory, log: log)
+        // seq 5 alone has a route named "legacy": the app's code route of that name yields to it.
+        try Self.adding([Self.extra, Route(name: "legacy", pattern: "myapp://app-legacy")], to: installer.policy)
         let event = await installer.install(
             pointer: Fixture.pointer5, at: Fixture.now, fetch: Fixture.Server(Fixture.artifact5).fetch)
         #expect(event == .installed(Fixture.identity5))
         #expect(installer.policy.current.identity == Fixture.identity5)
         #expect(Fixture.decidesUnderSeq5(installer.policy))
         #expect(installer.policy.decide(RouteRequest("myapp://extra")).match?.route.target == "Extra")
+        #expect(installer.policy.current.decider.setAsideRoutes.map(\.route.pattern) == ["myapp://app-legacy"])
+        let warning = try #require(log.entries.first { $0.message.contains("sets aside") })
+        #expect(warning.level == .warning)
+        #expect(warning.message.hasPrefix("\(installer.policy.current) sets aside 1 route the app registered in code"))
+        #expect(warning.message.contains("\"legacy\" (the bundle's route \"legacy\""))
     }
 
     /// A swap that lands while the change is being built neither undoes the change nor makes
