@@ -40,6 +40,9 @@ public final class RuleEngine {
     private let callablesReference: Int32
     private let functionIndex: [String: Int]
     private var session = 0
+    /// How many units of work (``withArguments(_:_:)``, ``withSession(context:_:)``) are
+    /// running: only the outermost starts on a renewed thread.
+    var openUnits = 0
 
     /// Compiles a bundle.
     /// - Parameters:
@@ -81,6 +84,8 @@ public final class RuleEngine {
         globalAssignments = sealed.globalAssignments
         let names = sealed.names
         functionIndex = Dictionary(names.enumerated().map { ($1, $0 + 1) }, uniquingKeysWith: { first, _ in first })
+        try state.renewEvaluationThread()
+        state.holdCollector()
     }
 
     /// The bytes the engine's Lua heap holds now, garbage not yet collected included.
@@ -111,12 +116,16 @@ public final class RuleEngine {
     public func withArguments<Result>(
         _ arguments: [RuleValue], _ body: (RuleCalls) throws(LuaError) -> Result
     ) throws(LuaError) -> Result {
+        if openUnits == 0 { try state.renewEvaluationThreadIfChanged() }
         let base = state.stackHeight
         let renewsOutput = state.beginOutput()
+        openUnits += 1
         defer {
+            openUnits -= 1
             state.reset(to: base)
             session += 1
             if renewsOutput { state.reportDroppedOutput() }
+            if openUnits == 0 { state.collectBetweenUnits() }
         }
         for argument in arguments {
             try RuleValueWriter.push(argument, readOnly: true, into: state.handle, limits: valueLimits)

@@ -15,13 +15,20 @@ extension RuleEngine {
     ///   - body: Evaluates rules through the session, valid only inside `body`.
     /// - Returns: What `body` returns.
     package func withSession<Result>(context: ContextSnapshot, _ body: (inout RuleSession) -> Result) -> Result {
+        var unavailable: LuaError?
+        if openUnits == 0 {
+            do throws(LuaError) { try state.renewEvaluationThreadIfChanged() } catch { unavailable = error }
+        }
         state.frame.open(context: context)
         let decides = state.beginDecision()
+        openUnits += 1
         defer {
+            openUnits -= 1
             if decides { state.endDecision() }
             state.frame.close()
+            if openUnits == 0 { state.collectBetweenUnits() }
         }
-        var session = RuleSession(engine: self)
+        var session = RuleSession(engine: self, unavailable: unavailable)
         return body(&session)
     }
 }
@@ -30,9 +37,12 @@ extension RuleEngine {
 /// ``RuleEngine/withSession(context:_:)``.
 package struct RuleSession {
     private let engine: RuleEngine
+    /// Why no rule can run in this session: no evaluation thread could be made.
+    private let unavailable: LuaError?
 
-    fileprivate init(engine: RuleEngine) {
+    fileprivate init(engine: RuleEngine, unavailable: LuaError?) {
         self.engine = engine
+        self.unavailable = unavailable
     }
 
     /// Makes `request` what the next evaluations read as `req`. Setting the request they
@@ -50,6 +60,7 @@ package struct RuleSession {
     ///   exceeded, a result that does not convert; or a context that does not fit the
     ///   value limits.
     package mutating func evaluate(declared index: Int) throws(LuaError) -> RuleResult {
-        try engine.callDeclared(index, handler: engine.state.frame.arrange())
+        if let unavailable { throw unavailable }
+        return try engine.callDeclared(index, handler: engine.state.frame.arrange())
     }
 }

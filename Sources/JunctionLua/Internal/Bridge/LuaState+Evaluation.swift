@@ -21,6 +21,7 @@ extension LuaState {
         // Outside a decision each evaluation has the whole time backstop to itself.
         if decisionLeft == .max { context.pointee.restartClock() }
         context.pointee.instructionsUsed = 0
+        context.pointee.slowCount = 0
         context.pointee.nextClockRead = 0
         context.pointee.evaluationLimit = budgeted ? min(perCall, available) : .max
         context.pointee.limitedByDecision = available < perCall
@@ -303,11 +304,19 @@ extension LuaState {
     }
 
     /// The error for a failed load or call whose error object is on the top of the
-    /// stack. After running out of memory the collector runs at once, so the next
-    /// evaluation starts with what the failed one held given back (a grown stack is
-    /// shrunk by any collection cycle).
+    /// stack. After running out of memory the collector runs fully — at once, or, when it
+    /// is held, between this unit of work and the next — so the next one starts with what
+    /// the failed one held given back.
     func error(status: Int32, chunkName: String) -> LuaError {
-        defer { if status == LUA_ERRMEM || memoryInUse > memoryLimit / 2 { _ = jl_gc(handle, LUA_GCCOLLECT, 0) } }
+        defer {
+            if status == LUA_ERRMEM || memoryInUse > memoryLimit / 2 {
+                if collector.isHeld {
+                    collector.fullCollectionDue = true
+                } else {
+                    _ = jl_gc(handle, LUA_GCCOLLECT, 0)
+                }
+            }
+        }
         if context.pointee.memoryExhausted {
             return memoryError(chunkName)
         }

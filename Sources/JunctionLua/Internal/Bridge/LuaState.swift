@@ -11,8 +11,28 @@ final class LuaState {
     /// The chunk name of errors raised while building the state.
     static let setupChunkName = "sandbox"
 
-    /// The `lua_State*`; valid until `deinit`.
-    let handle: OpaquePointer
+    /// The state's main thread: it builds the sandbox and loads the bundle, and is used
+    /// for nothing else; valid until `deinit`.
+    let main: OpaquePointer
+
+    /// The thread the state works on: `main` while the bundle loads, then the evaluation
+    /// thread (``renewEvaluationThread()``), which every unit of work finds as it was made.
+    /// Set only by ``renewEvaluationThread()``.
+    var handle: OpaquePointer
+
+    /// The registry slot that keeps the evaluation thread; `LUA_NOREF` before the first.
+    var evaluationThread: Int32 = LUA_NOREF
+
+    /// When the collector runs (see ``holdCollector()``).
+    struct CollectorPace {
+        /// Whether it runs only between units of work.
+        var isHeld = false
+        /// The heap's size when it last ran.
+        var collectedAt = 0
+        /// Whether the next pause between units runs a full collection.
+        var fullCollectionDue = false
+    }
+    var collector = CollectorPace()
 
     /// Receives each line that Lua's `print` would have written to stdout.
     let printHandler: (String) -> Void
@@ -23,8 +43,8 @@ final class LuaState {
     /// What rules may still log in the current decision (or while the bundle loads).
     var output: OutputAllowance
 
-    /// The allocator's accounting; outlives `handle`, because `lua_close` frees through it.
-    private let budget: UnsafeMutablePointer<MemoryBudget>
+    /// The allocator's accounting; outlives `main`, because `lua_close` frees through it.
+    let budget: UnsafeMutablePointer<MemoryBudget>
     let context: UnsafeMutablePointer<SandboxContext>
     /// The lines recorded for coverage, when on (see ``startRecordingCoverage()``);
     /// released after `deinit` has closed the state.
@@ -57,6 +77,7 @@ final class LuaState {
             context.deallocate()
             throw Self.setupMemoryError(limit: limits.memoryBytes)
         }
+        self.main = handle
         self.handle = handle
         frame = RequestFrame(handle: handle)
         self.printHandler = printHandler
@@ -84,7 +105,7 @@ final class LuaState {
     }
 
     deinit {
-        lua_close(handle)
+        lua_close(main)
         budget.deinitialize(count: 1)
         budget.deallocate()
         context.deinitialize(count: 1)

@@ -33,7 +33,9 @@ final class RequestFrame {
     /// The slots a session holds.
     static let height: Int32 = 4
 
-    private let handle: OpaquePointer
+    /// The thread the frame's slots are on: the state's evaluation thread, set anew each
+    /// time the state makes one (whose stack starts empty).
+    var handle: OpaquePointer
 
     /// The request `req` stands for while a session is open; `nil` between sessions.
     @exclusivity(unchecked) private(set) var request: RuleRequest?

@@ -54,7 +54,8 @@ enum HostFunctions {
         setField(state, "pattern_gmatch", PatternFunctions.gmatch)
         setField(state, "pattern_gsub", PatternFunctions.gsub)
         SandboxPrelude.addHostFields(state)  // parts: the prelude's other files; verdict: the names of a verdict table
-        jl_call(state, 1, 2)  // prelude(host) → env, seal
+        jl_call(state, 1, 3)  // prelude(host) → env, seal, reach
+        context.pointee.reach = luaL_ref(state, jl_registryindex())
         context.pointee.seal = luaL_ref(state, jl_registryindex())
         context.pointee.environment = luaL_ref(state, jl_registryindex())
         // The libraries' tables now back read-only proxies, and the prelude emptied the

@@ -46,6 +46,10 @@ struct SandboxContext {
     var timedOut = false
     /// Set once instructions have been slow in the current decision (see ``checkClock(_:)``).
     var slow = false
+    /// Instructions the count hook saw since it last charged, once slow: it then runs every
+    /// ten instructions to watch the clock, but charges a whole interval at a time, as often
+    /// as it would have, so what a rule is charged does not depend on how fast it ran.
+    var slowCount = 0
     /// Set once memory ran out in the current evaluation (Lua's emergency collection did
     /// not make room): from then on the allocator refuses to grow and the `pcall`/`xpcall`
     /// wrappers re-raise, so no rule learns how much it could allocate.
@@ -62,6 +66,9 @@ struct SandboxContext {
     /// Registry references to the bundle environment and the prelude's `seal`.
     var environment: Int32 = LUA_NOREF
     var seal: Int32 = LUA_NOREF
+    /// Registry reference to the prelude's `reach`, which a new evaluation thread runs once
+    /// (``LuaState/renewEvaluationThread()``).
+    var reach: Int32 = LUA_NOREF
     /// Registry reference to the metatable of `req` (``RequestUserdata``).
     var requestMetatable: Int32 = LUA_NOREF
     /// The owning `LuaState`, unretained (for `print`).
@@ -187,15 +194,37 @@ struct SandboxContext {
     @inline(__always)
     static func chargeInterval(_ state: OpaquePointer?) {
         let context = SandboxContext.of(state)
-        context.pointee.instructionsUsed += Int(context.pointee.countInterval)
-        if context.pointee.instructionsUsed > context.pointee.evaluationLimit {
-            context.pointee.tripped = true
-        } else if context.pointee.instructionsUsed >= context.pointee.nextClockRead {
-            checkClock(state)
+        if context.pointee.slow {
+            chargeSlowly(context, state)
+        } else {
+            context.pointee.instructionsUsed += Int(context.pointee.countInterval)
+            if context.pointee.instructionsUsed > context.pointee.evaluationLimit {
+                context.pointee.tripped = true
+            } else if context.pointee.instructionsUsed >= context.pointee.nextClockRead {
+                checkClock(state)
+            }
         }
         if context.pointee.tripped {
             recordStop(state, from: 0)  // in a hook, level 0 is the function running
             _ = jl_error_string(state, UnsafeRawPointer(budgetMessage.utf8Start).assumingMemoryBound(to: CChar.self))
+        }
+    }
+
+    /// A count event once slow: the clock is read at every one; an interval is charged
+    /// whenever the events since the last charge add up to one, which is where the count
+    /// hook would have charged it had the rule run fast (it turned slow at one of those).
+    @inline(never)
+    static func chargeSlowly(_ context: UnsafeMutablePointer<SandboxContext>, _ state: OpaquePointer?) {
+        let interval = context.pointee.limits.instructionInterval
+        context.pointee.slowCount += Int(context.pointee.countInterval)
+        while context.pointee.slowCount >= interval {
+            context.pointee.slowCount -= interval
+            context.pointee.instructionsUsed += interval
+        }
+        if context.pointee.instructionsUsed > context.pointee.evaluationLimit {
+            context.pointee.tripped = true
+        } else {
+            checkClock(state)
         }
     }
 

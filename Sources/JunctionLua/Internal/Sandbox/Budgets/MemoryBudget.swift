@@ -19,6 +19,9 @@ struct MemoryBudget {
     /// ``isCharged(_:_:_:)`` for what is not).
     var context: UnsafeMutablePointer<SandboxContext>?
 
+    /// What the allocator sees of the evaluation thread (see ``ThreadWatch``).
+    var watch = ThreadWatch()
+
     /// The last growth refused for the cap, to tell Lua's retry after its emergency
     /// collection: refused again, memory has run out for the evaluation.
     private var refused: (block: UnsafeMutableRawPointer?, oldSize: Int, newSize: Int)?
@@ -37,6 +40,15 @@ struct MemoryBudget {
         // Without a block, `oldSize` names the kind of object being created, not a size.
         let previous = block == nil ? 0 : oldSize
         if newSize == 0 {
+            if block != nil {
+                let moved = budget.pointee.watch.freed(block, size: previous)
+                // A stack that moved is Lua's own bookkeeping, not the rule's work: when it
+                // grows depends on where the count hook ran (which needs room on the stack),
+                // so charging it would make a rule's count depend on how fast it ran.
+                if moved > 0, let context = budget.pointee.context, context.pointee.metering {
+                    context.pointee.instructionsUsed -= min(moved, context.pointee.instructionsUsed)
+                }
+            }
             free(block)
             budget.pointee.inUse -= previous
             return nil
@@ -47,7 +59,11 @@ struct MemoryBudget {
                 guard !context.pointee.memoryExhausted else { return nil }
                 if isCharged(block, oldSize, newSize) {
                     context.pointee.instructionsUsed &+= growth
-                    if context.pointee.instructionsUsed > context.pointee.evaluationLimit {
+                    // A new vector may be a stack moving, whose charge is given back when
+                    // the old one is freed: the count hook trips the budget within an
+                    // interval instead, if it stays spent.
+                    let vector = block == nil && oldSize == 0
+                    if !vector, context.pointee.instructionsUsed > context.pointee.evaluationLimit {
                         context.pointee.tripped = true
                     }
                 }
@@ -64,6 +80,7 @@ struct MemoryBudget {
             budget.pointee.refused = nil
         }
         guard let resized = realloc(block, newSize) else { return nil }
+        budget.pointee.watch.allocated(block, tag: block == nil ? oldSize : 0, size: newSize, result: resized)
         budget.pointee.inUse += newSize - previous
         return resized
     }
@@ -83,9 +100,9 @@ struct MemoryBudget {
     /// unswept copy exists), nor resizes, such as of the string table, which keeps the
     /// size earlier evaluations grew it to until a collection shrinks it. A resize costs no
     /// more than the instructions that filled what it grows, and library and helper
-    /// functions charge what they build themselves. Not covered: Lua 5.4.4 grows the stack
-    /// into a new block and keeps call frames for reuse until a collection, so what deep
-    /// recursion costs depends on how deep earlier evaluations went.
+    /// functions charge what they build themselves. The call frames a thread keeps for
+    /// reuse would make deep recursion cheaper after an earlier evaluation went as deep:
+    /// every unit of work starts on a thread in one made state (``ThreadWatch``).
     /// A new block's `oldSize` is its object's type (`luaC_newobj` passes `novariant(tt)`).
     private static func isCharged(_ block: UnsafeMutableRawPointer?, _ oldSize: Int, _ newSize: Int) -> Bool {
         block == nil && (oldSize != Int(LUA_TSTRING) || newSize > shortStringBytes)
