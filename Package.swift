@@ -128,7 +128,7 @@ let package = Package(
         // warning an error, and its round trip through the matcher.
         .testTarget(
             name: "JunctionGeneratedRoutesTests",
-            dependencies: ["Junction", "JunctionAuthoring"],
+            dependencies: ["Junction", "JunctionAuthoring", "JunctionTestSupport"],
             swiftSettings: strictSettings + [.unsafeFlags(["-warnings-as-errors"])]
         ),
         .testTarget(

@@ -20,9 +20,17 @@ struct RoutePattern: Sendable, Hashable {
     /// - Parameters:
     ///   - text: The pattern as written.
     ///   - hostAsPath: When the host is the first path segment.
-    /// - Throws: `PatternSyntaxError` naming the offset in `text`.
+    /// - Throws: `PatternSyntaxError` naming the offset in `text`; a control character
+    ///   (``ControlCharacters``) is one.
     init(_ text: String, hostAsPath: HostAsPath) throws(PatternSyntaxError) {
         self.text = text
+        if let (scalar, offset) = ControlCharacters.first(in: text) {
+            // A URL holds none raw; one in a pattern would end a line of whatever shows it.
+            throw PatternSyntaxError(
+                message:
+                    "the control character \(ControlCharacters.name(scalar)); write it percent-encoded (\(ControlCharacters.percentEncoded(scalar))), or in a regex as \\u{\(String(scalar.value, radix: 16, uppercase: true))}",
+                offset: offset)
+        }
         var parser = PatternParser(text: text)
         let (scheme, authority, pathStart) = try parser.splitOrigin()
         var host: String?

@@ -28,7 +28,8 @@ public struct RouteTableBuilder: Sendable {
     /// - Returns: The table.
     /// - Throws: `RouteTableError` with every problem found: duplicate names, patterns
     ///   equal after normalisation, a parameter named twice, a regex that does not compile,
-    ///   `**` not last, defaults of the wrong type.
+    ///   `**` not last, defaults of the wrong type, a control character (``ControlCharacters``)
+    ///   in a name, a parameter's name, a default or a pattern.
     public func build() throws(RouteTableError) -> RouteTable {
         var diagnostics: [Diagnostic] = []
         var patterns: [RoutePattern] = []
@@ -42,7 +43,11 @@ public struct RouteTableBuilder: Sendable {
             func report(_ message: String, at location: SourceLocation? = nil) {
                 diagnostics.append(Diagnostic(.error, message, at: location ?? route.location, route: route.name))
             }
-            if !Self.isValidName(route.name) {
+            if let (scalar, _) = ControlCharacters.first(in: route.name) {
+                report(
+                    "route name \"\(ControlCharacters.escaped(route.name))\" holds the control character \(ControlCharacters.name(scalar)); a name is one line of visible characters"
+                )
+            } else if !Self.isValidName(route.name) {
                 report("route name \"\(route.name)\" must be non-empty and without spaces")
             } else if let first = indexByName[route.name] {
                 report(
@@ -58,7 +63,7 @@ public struct RouteTableBuilder: Sendable {
                 pattern = try RoutePattern(route.pattern, hostAsPath: options.hostAsPath)
             } catch {
                 report(
-                    "invalid pattern \"\(route.pattern)\": \(error.message)",
+                    "invalid pattern \"\(ControlCharacters.escaped(route.pattern))\": \(error.message)",
                     at: patternLocation(of: route, offset: error.offset))
                 continue
             }
@@ -102,20 +107,40 @@ public struct RouteTableBuilder: Sendable {
     }
 
     private func checkParameters(of route: Route, report: (String, SourceLocation?) -> Void) {
+        // Names and defaults end up in generated code and messages: none may hold a
+        // control character (a newline in a default became a line of Swift).
+        for returned in route.returns {
+            if let (scalar, _) = ControlCharacters.first(in: returned.name) {
+                report(
+                    "returned field \"\(ControlCharacters.escaped(returned.name))\" holds the control character \(ControlCharacters.name(scalar)); a name is one line of visible characters",
+                    route.location)
+            }
+        }
         var seen = Set<String>()
         for parameter in route.parameters {
+            let name = ControlCharacters.escaped(parameter.name)
+            if let (scalar, _) = ControlCharacters.first(in: parameter.name) {
+                report(
+                    "parameter \"\(name)\" holds the control character \(ControlCharacters.name(scalar)); a name is one line of visible characters",
+                    route.location)
+            }
             if !seen.insert(parameter.name).inserted {
-                report("parameter \"\(parameter.name)\" is declared twice; keep one declaration", route.location)
+                report("parameter \"\(name)\" is declared twice; keep one declaration", route.location)
             }
             if let value = parameter.defaultValue {
                 if value.type != parameter.type {
                     report(
-                        "default \(value) of parameter \"\(parameter.name)\" is not \(parameter.type.rawValue)",
+                        "default \(ControlCharacters.escaped(value.description)) of parameter \"\(name)\" is not \(parameter.type.rawValue)",
                         route.location)
                 }
                 if parameter.isRequired {
                     report(
-                        "parameter \"\(parameter.name)\" is required and has a default; a default makes it optional — drop one",
+                        "parameter \"\(name)\" is required and has a default; a default makes it optional — drop one",
+                        route.location)
+                }
+                if let (scalar, _) = ControlCharacters.first(in: value.description) {
+                    report(
+                        "default \"\(ControlCharacters.escaped(value.description))\" of parameter \"\(name)\" holds the control character \(ControlCharacters.name(scalar)); write the value without it",
                         route.location)
                 }
             }
