@@ -23,7 +23,8 @@ import Synchronization
 ///
 /// Reading checks every file against the name the state gives it: an artifact or pointer
 /// whose bytes hash otherwise is reported in ``StoredState/problems`` and not returned.
-/// A `state.json` that is missing, torn, edited or unreadable is not fatal: ``load()``
+/// A `state.json` that is missing, torn, edited, unreadable or no regular file (a FIFO, a
+/// device, a symbolic link: refused without blocking) is not fatal: ``load()``
 /// reports it and falls back to `state.previous.json` (one change older: its ratchet is at
 /// most one update behind), and without that to an empty state — nothing current, no
 /// last-known-good — so the app launches its embedded bundle.
@@ -259,6 +260,9 @@ public final class BundleStore: Sendable {
                     "\(path) is damaged; a new install id is drawn, and with it a new place in every rollout")
             } catch  where error.code == .notFound {
                 // The first use: draw one.
+            } catch  where error.code == .corrupt {
+                // A FIFO, a device or a link in its place: replaced like a damaged file.
+                logger.warning("\(error); a new install id is drawn, and with it a new place in every rollout")
             }
             var generator = SystemRandomNumberGenerator()
             let digits = Array("0123456789abcdef".utf8)

@@ -5,17 +5,21 @@ public struct POSIXFileSystem: StoreFileSystem {
     /// The real file system.
     public init() {}
 
-    /// Reads a regular file, refusing it unread when larger than `maximumBytes`.
+    /// Reads a regular file, refusing it unread when larger than `maximumBytes`, and refusing
+    /// anything else in its place unopened or unread: `lstat` first, then `open` with
+    /// `O_NONBLOCK | O_NOFOLLOW`, then `fstat`.
     /// - Parameters:
     ///   - path: The file.
     ///   - maximumBytes: The most bytes accepted.
     /// - Returns: The bytes.
-    /// - Throws: `StoreError` `.notFound`, `.oversize` or `.io`.
+    /// - Throws: `StoreError` `.notFound`, `.oversize`, `.corrupt` (a FIFO, a device, a
+    ///   symbolic link, a directory) or `.io`.
     public func read(_ path: String, maximumBytes: Int) throws(StoreError) -> [UInt8] {
         try POSIX.readFile(path, maximumBytes: maximumBytes)
     }
 
-    /// Creates or truncates `path` (mode 0600), writes `contents`, `fsync`s and closes it.
+    /// Removes whatever has the name `path`, creates it anew (mode 0600, `O_EXCL`,
+    /// `O_NOFOLLOW`), writes `contents`, `fsync`s and closes it.
     /// - Parameters:
     ///   - path: The file.
     ///   - contents: The bytes.

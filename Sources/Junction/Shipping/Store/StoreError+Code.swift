@@ -22,7 +22,8 @@ extension StoreError {
         public static let oversize = Code("oversize")
 
         /// The file's bytes are not what the state says: a hash that differs from the file's
-        /// name, or a state file that is not the store's exact canonical JSON.
+        /// name, or a state file that is not the store's exact canonical JSON — or what has
+        /// the file's name is no regular file (a FIFO, a device, a symbolic link).
         public static let corrupt = Code("corrupt")
 
         /// The update handed to ``BundleStore/commit(_:)`` contradicts itself: its artifact

@@ -12,15 +12,17 @@
 /// removal in that directory so far is on stable storage too.
 public protocol StoreFileSystem: Sendable {
     /// The whole content of a regular file, refusing one larger than `maximumBytes` before
-    /// reading it, so a tampered huge file costs no memory.
+    /// reading it, so a tampered huge file costs no memory, and refusing anything else in its
+    /// place — a FIFO, a device, a symbolic link — without blocking, so none can hold the launch.
     /// - Parameters:
     ///   - path: The file.
     ///   - maximumBytes: The most bytes accepted.
     /// - Returns: The bytes.
-    /// - Throws: `StoreError` `.notFound`, `.oversize` (with the file's size), or `.io`.
+    /// - Throws: `StoreError` `.notFound`, `.oversize` (with the file's size), `.corrupt` for
+    ///   what is not a regular file, or `.io`.
     func read(_ path: String, maximumBytes: Int) throws(StoreError) -> [UInt8]
 
-    /// Creates `path` (or truncates it), writes all of `contents` and flushes them to stable
+    /// Creates `path` (replacing whatever has the name), writes all of `contents` and flushes them to stable
     /// storage through the same descriptor, then closes it. Used for temporary files only:
     /// a crash part-way leaves a torn file under a name nothing reads.
     /// - Parameters:

@@ -63,7 +63,53 @@ import Testing
         let directory = try StoreFixture.directory()
         _ = try fileSystem.makeDirectory(directory)
         #expect(
-            throws: StoreError(.io, path: directory, "read \(directory): not a regular file; remove whatever is there")
+            throws: StoreError(
+                .corrupt, path: directory,
+                "open \(directory): a directory, where the store keeps a regular file it wrote; it is not read")
         ) { try fileSystem.read(directory, maximumBytes: 10) }
+    }
+
+    /// Regression (issue 27, item 7): a FIFO held a blocking `open(2)` forever. Each kind is
+    /// refused within a second, unread.
+    @Test(arguments: SpecialFile.allCases)
+    func whatIsNoRegularFileIsRefusedWithoutBlocking(_ special: SpecialFile) throws {
+        let directory = try StoreFixture.directory()
+        defer { StoreFixture.remove(directory) }
+        _ = try fileSystem.makeDirectory(directory)
+        let path = directory + "/f"
+        try fileSystem.createFile(path, contents: [1, 2, 3])
+        guard try special.make(at: path, outside: (directory as NSString).deletingLastPathComponent + "/outside")
+        else { return }
+        let fileSystem = fileSystem
+        let outcome = try #require(
+            try SpecialFile.within(1) {
+                Result { () throws(StoreError) in try fileSystem.read(path, maximumBytes: 10) }
+            })
+        #expect(
+            throws: StoreError(
+                .corrupt, path: path,
+                "open \(path): \(special.kind), where the store keeps a regular file it wrote; it is not read")
+        ) { try outcome.get() }
+    }
+
+    /// Writing under a name something else took removes it, never opens it: neither a FIFO
+    /// holds the write nor a link leads it out of the folder.
+    @Test(arguments: SpecialFile.allCases)
+    func creatingAFileReplacesWhateverHasTheName(_ special: SpecialFile) throws {
+        let directory = try StoreFixture.directory()
+        defer { StoreFixture.remove(directory) }
+        _ = try fileSystem.makeDirectory(directory)
+        let path = directory + "/f.tmp"
+        let outside = (directory as NSString).deletingLastPathComponent + "/outside"
+        guard special != .directory, try special.make(at: path, outside: outside) else { return }
+        let outsideBytes = FileManager.default.contents(atPath: outside)
+        let fileSystem = fileSystem
+        let created = try SpecialFile.within(1) {
+            try fileSystem.createFile(path, contents: [4, 5])
+            return true
+        }
+        #expect(created == true)
+        #expect(try fileSystem.read(path, maximumBytes: 10) == [4, 5])
+        #expect(FileManager.default.contents(atPath: outside) == outsideBytes)
     }
 }

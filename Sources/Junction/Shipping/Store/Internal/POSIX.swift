@@ -24,14 +24,23 @@ enum POSIX {
     }
 
     /// Reads the regular file at `path`, refusing it unread when it is larger than `maximumBytes`.
+    ///
+    /// Anything else in its place is damage (`.corrupt`), refused without blocking: a FIFO
+    /// would hold a blocking `open(2)` until a writer came (the launch, forever), a device
+    /// reads without end, a symbolic link leads out of the store's folder. So the name is
+    /// looked at first (`lstat`), opened without following a link and without blocking,
+    /// and what was opened is looked at again (`fstat`) before a byte is read.
     static func readFile(_ path: String, maximumBytes: Int) throws(StoreError) -> [UInt8] {
-        let fd = try open(path, O_RDONLY, operation: "open")
-        defer { _ = systemClose(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure("stat", path) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw StoreError(.io, path: path, "read \(path): not a regular file; remove whatever is there")
+        while lstat(path, &info) != 0 {
+            if errno == EINTR { continue }
+            throw failure("open", path)
         }
+        try requireRegular(info, path)
+        let fd = try open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY, operation: "open")
+        defer { _ = systemClose(fd) }
+        guard fstat(fd, &info) == 0 else { throw failure("stat", path) }
+        try requireRegular(info, path)
         let size = Int(info.st_size)
         guard size <= maximumBytes else { throw oversize(path, size: size, maximumBytes: maximumBytes) }
         // One byte more than fstat said, so a file that grows while being read is caught, not cut.
@@ -53,9 +62,16 @@ enum POSIX {
         return bytes
     }
 
-    /// Creates or truncates `path`, writes `contents`, flushes it through the same descriptor.
+    /// Replaces `path` with a new file, writes `contents`, flushes it through the same descriptor.
     static func writeFile(_ path: String, contents: [UInt8]) throws(StoreError) {
-        let fd = try open(path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600, operation: "create")
+        // Whatever has the (temporary) name is removed, never opened: a FIFO there would
+        // hold the open, a link would lead the write out of the folder.
+        while unlink(path) != 0 && errno != ENOENT {
+            if errno == EINTR { continue }
+            throw failure("remove", path, hint: writeHint)
+        }
+        let fd = try open(
+            path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, mode: 0o600, operation: "create")
         var closed = false
         defer { if !closed { _ = systemClose(fd) } }
         var written = 0
@@ -144,6 +160,24 @@ enum POSIX {
         }
     }
 
+    /// Refuses what is not a regular file, naming what it is.
+    private static func requireRegular(_ info: stat, _ path: String) throws(StoreError) {
+        let kind: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFLNK: kind = "a symbolic link"
+        case S_IFIFO: kind = "a FIFO"
+        case S_IFCHR: kind = "a character device"
+        case S_IFBLK: kind = "a block device"
+        case S_IFDIR: kind = "a directory"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a file"
+        }
+        throw StoreError(
+            .corrupt, path: path,
+            "open \(path): \(kind), where the store keeps a regular file it wrote; it is not read")
+    }
+
     private static func oversize(_ path: String, size: Int, maximumBytes: Int) -> StoreError {
         StoreError(
             .oversize, path: path,
@@ -158,6 +192,12 @@ enum POSIX {
         let number = errno
         let reason = String(cString: strerror(number))
         let advice = hint.isEmpty ? "" : "; \(hint)"
+        if number == ELOOP {
+            // What O_NOFOLLOW meets: a link put in a file's place since `lstat` looked.
+            return StoreError(
+                .corrupt, path: path,
+                "\(operation) \(path): a symbolic link, where the store keeps a regular file it wrote; it is not read")
+        }
         let code: StoreError.Code = number == ENOENT ? .notFound : .io
         return StoreError(code, path: path, "\(operation) \(path)\(target): \(reason) (errno \(number))\(advice)")
     }
