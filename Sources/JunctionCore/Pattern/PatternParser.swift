@@ -10,10 +10,13 @@ struct PatternParser {
     let text: String
     private let bytes: [UInt8]
     private(set) var hostOffset = 0
+    /// The most expansions the groups may make; more is refused before they are made.
+    let maximumExpansions: Int
 
-    init(text: String) {
+    init(text: String, maximumExpansions: Int = RoutePattern.maximumExpansions) {
         self.text = text
         self.bytes = Array(text.utf8)
+        self.maximumExpansions = maximumExpansions
     }
 
     private func error(_ message: String, _ offset: Int) -> PatternSyntaxError {
@@ -147,7 +150,7 @@ struct PatternParser {
             flushRun(to: i)
             let open = i
             let inner = try expandGroup(&i, afterSlash: afterSlash, depth: depth, follows: follows, inside: parameter)
-            guard results.count * (inner.count + 1) <= RoutePattern.maximumExpansions else {
+            guard results.count * (inner.count + 1) <= maximumExpansions else {
                 throw tooManyExpansions(at: open)
             }
             var combined = results
@@ -198,7 +201,7 @@ struct PatternParser {
         }
         // A group nested in d others means at least d + 2 expansions: refusing deeper ones
         // here keeps the recursion as shallow as the cap allows.
-        guard depth + 2 <= RoutePattern.maximumExpansions else { throw tooManyExpansions(at: open) }
+        guard depth + 2 <= maximumExpansions else { throw tooManyExpansions(at: open) }
         i += 1
         var endsAfterSlash = afterSlash
         let inner = try expandSequence(&i, afterSlash: &endsAfterSlash, depth: depth + 1, inside: follows ?? inside)
@@ -220,6 +223,57 @@ struct PatternParser {
                 : "an optional group after a segment ends with a segment, not \"/\": \"(/segment)\"", open)
     }
 
+    /// How many expansions ``expandGroups(from:afterSlash:)`` would make, worked out from
+    /// where the groups are and how they nest, without making one: each group multiplies
+    /// what the sequence it is in makes by what it makes inside plus one (left out). `nil`
+    /// when the groups do not read (the parse says why); `Int.max` for more than an `Int`
+    /// holds, or groups nested deeper than ``maximumExpansions`` allows (at least as many).
+    func expansionCount(from start: Int, afterSlash startsAfterSlash: Bool = false) -> Int? {
+        var i = start
+        var afterSlash = startsAfterSlash
+        return countSequence(&i, afterSlash: &afterSlash, depth: 0, segmentStart: hostOffset > 0 ? hostOffset : start)
+    }
+
+    /// ``expandSequence(_:afterSlash:depth:inside:segmentStart:)``, counting: the same steps,
+    /// none of its checks but those it needs to read on.
+    private func countSequence(_ i: inout Int, afterSlash: inout Bool, depth: Int, segmentStart: Int) -> Int? {
+        var count = 1
+        var segmentStart = segmentStart
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: ")") { return count }
+            if byte == Bytes.slash {
+                afterSlash = true
+                segmentStart = i + 1
+                i += 1
+                continue
+            }
+            guard byte == UInt8(ascii: "(") else {
+                afterSlash = false
+                i += 1
+                continue
+            }
+            let follows = afterSlash ? nil : parameterName(segmentStart..<i)
+            if let follows, i + 1 == bytes.count || bytes[i + 1] != Bytes.slash {
+                guard let end = try? regexEnd(from: i, parameter: follows) else { return nil }
+                i = end
+                continue
+            }
+            // Nesting d deep makes at least d + 2: deeper than the cap allows is refused unread.
+            guard depth + 2 <= maximumExpansions else { return Int.max }
+            i += 1
+            var endsAfterSlash = afterSlash
+            guard let inner = countSequence(&i, afterSlash: &endsAfterSlash, depth: depth + 1, segmentStart: i),
+                i < bytes.count
+            else { return nil }
+            i += 1
+            let (product, overflow) = count.multipliedReportingOverflow(by: inner == Int.max ? Int.max : inner + 1)
+            count = overflow ? Int.max : product
+            segmentStart = i
+        }
+        return count
+    }
+
     private func emptySegment(at slash: Int) -> PatternSyntaxError {
         guard bytes[slash - 1] == Bytes.slash else {
             return error(
@@ -230,7 +284,7 @@ struct PatternParser {
     }
 
     private func tooManyExpansions(at open: Int) -> PatternSyntaxError {
-        error("optional groups expand to more than \(RoutePattern.maximumExpansions) patterns; split the route", open)
+        error("optional groups expand to more than \(maximumExpansions) patterns; split the route", open)
     }
 
     /// The name of the parameter `range` holds, `:identifier`, if it holds one.

@@ -13,16 +13,21 @@ struct RoutePattern: Sendable, Hashable {
     /// pattern with every group left out.
     let expansions: [[PatternSegment]]
 
-    /// The most expansions one pattern may produce (6 independent groups).
+    /// The most expansions one pattern may produce by default (6 independent groups):
+    /// ``RouteTableOptions/maximumExpansionsPerRoute``.
     static let maximumExpansions = 64
 
     /// Parses a pattern.
     /// - Parameters:
     ///   - text: The pattern as written.
     ///   - hostAsPath: When the host is the first path segment.
+    ///   - maximumExpansions: The most expansions the groups may make; more is refused
+    ///     before they are made.
     /// - Throws: `PatternSyntaxError` naming the offset in `text`; a control character
     ///   (``ControlCharacters``) is one.
-    init(_ text: String, hostAsPath: HostAsPath) throws(PatternSyntaxError) {
+    init(_ text: String, hostAsPath: HostAsPath, maximumExpansions: Int = RoutePattern.maximumExpansions)
+        throws(PatternSyntaxError)
+    {
         self.text = text
         if let (scalar, offset) = ControlCharacters.first(in: text) {
             // A URL holds none raw; one in a pattern would end a line of whatever shows it.
@@ -31,7 +36,7 @@ struct RoutePattern: Sendable, Hashable {
                     "the control character \(ControlCharacters.name(scalar)); write it percent-encoded (\(ControlCharacters.percentEncoded(scalar))), or in a regex as \\u{\(String(scalar.value, radix: 16, uppercase: true))}",
                 offset: offset)
         }
-        var parser = PatternParser(text: text)
+        var parser = PatternParser(text: text, maximumExpansions: maximumExpansions)
         let (scheme, authority, pathStart) = try parser.splitOrigin()
         var host: String?
         var hostSegment: String?
@@ -76,6 +81,29 @@ struct RoutePattern: Sendable, Hashable {
             expansions.append(try Self.checked(parser.segments(of: path, after: first)))
         }
         self.expansions = expansions
+    }
+
+    /// How many expansions `text` makes, counted from where its groups are and how they
+    /// nest, without making them — so a table can refuse a route, or itself, before paying
+    /// for them.
+    /// - Parameters:
+    ///   - text: The pattern as written.
+    ///   - hostAsPath: When the host is the first path segment.
+    ///   - maximumExpansions: How deep the count follows nested groups (nesting d deep
+    ///     makes at least d + 2).
+    /// - Returns: The count; `Int.max` for more than an `Int` holds or nesting past the cap;
+    ///   `nil` when the pattern does not parse (its parse says why).
+    static func expansionCount(
+        of text: String, hostAsPath: HostAsPath, maximumExpansions: Int = RoutePattern.maximumExpansions
+    ) -> Int? {
+        var parser = PatternParser(text: text, maximumExpansions: maximumExpansions)
+        guard let (_, _, pathStart) = try? parser.splitOrigin() else { return nil }
+        if parser.plainPath(from: pathStart) != nil { return 1 }
+        if parser.opensWithGroupForHost(pathStart) {
+            guard hostAsPath != .never else { return nil }
+            return parser.expansionCount(from: pathStart, afterSlash: true)
+        }
+        return parser.expansionCount(from: pathStart)
     }
 
     /// The segments of one expansion, once `**` is known to be last and no parameter

@@ -5,7 +5,10 @@ extension RouteTable {
     ///   longer parses, which a built table rules out.
     package func structure(ofRouteAt index: Int) -> PatternStructure? {
         let route = routes[index]
-        guard let pattern = try? RoutePattern(route.pattern, hostAsPath: options.hostAsPath) else { return nil }
+        guard
+            let pattern = try? RoutePattern(
+                route.pattern, hostAsPath: options.hostAsPath, maximumExpansions: options.maximumExpansionsPerRoute)
+        else { return nil }
         return PatternStructure(pattern, parameters: route.parameters)
     }
 }

@@ -31,6 +31,8 @@ public struct RouteTableBuilder: Sendable {
     ///   `**` not last, defaults of the wrong type, a control character (``ControlCharacters``)
     ///   in a name, a parameter's name, a default or a pattern.
     public func build() throws(RouteTableError) -> RouteTable {
+        // Counted before a single expansion is made: the table's, then each route's.
+        let counts = try expansionCounts()
         var diagnostics: [Diagnostic] = []
         var patterns: [RoutePattern] = []
         patterns.reserveCapacity(routes.count)
@@ -58,9 +60,16 @@ public struct RouteTableBuilder: Sendable {
             }
             checkParameters(of: route, report: report)
 
+            if let count = counts[routeIndex], count > options.maximumExpansionsPerRoute {
+                report(
+                    "the optional groups of \"\(ControlCharacters.escaped(route.pattern))\" expand to \(count == Int.max ? "more than \(options.maximumExpansionsPerRoute)" : "\(count)") patterns, more than the \(options.maximumExpansionsPerRoute) a route may (RouteTableOptions.maximumExpansionsPerRoute); split the route",
+                    at: route.patternLocation)
+                continue
+            }
             let pattern: RoutePattern
             do {
-                pattern = try RoutePattern(route.pattern, hostAsPath: options.hostAsPath)
+                pattern = try RoutePattern(
+                    route.pattern, hostAsPath: options.hostAsPath, maximumExpansions: options.maximumExpansionsPerRoute)
             } catch {
                 report(
                     "invalid pattern \"\(ControlCharacters.escaped(route.pattern))\": \(error.message)",
@@ -89,6 +98,38 @@ public struct RouteTableBuilder: Sendable {
         }
         guard diagnostics.isEmpty else { throw RouteTableError(diagnostics) }
         return RouteTable(options: options, routes: routes, patterns: patterns, indexByName: indexByName)
+    }
+
+    /// How many patterns each route expands to (`nil` for one that does not parse: its parse
+    /// says why), counted from the patterns' text without expanding them.
+    /// - Throws: `RouteTableError` when together they make more than
+    ///   ``RouteTableOptions/maximumExpansions``, at the route that crosses it.
+    private func expansionCounts() throws(RouteTableError) -> [Int?] {
+        var counts: [Int?] = []
+        counts.reserveCapacity(routes.count)
+        // A route past its own cap is refused alone and never expanded: it counts here as
+        // one over that cap, so one such route is its own error and a table of them one error.
+        let clip = min(options.maximumExpansionsPerRoute, Int.max - 1) + 1
+        var total = 0
+        var clipped = false
+        var first: Int?
+        for route in routes {
+            let count = RoutePattern.expansionCount(
+                of: route.pattern, hostAsPath: options.hostAsPath, maximumExpansions: options.maximumExpansionsPerRoute)
+            counts.append(count)
+            clipped = clipped || (count ?? 1) > clip
+            let (sum, overflow) = total.addingReportingOverflow(min(count ?? 1, clip))
+            total = overflow ? Int.max : sum
+            if first == nil, total > options.maximumExpansions { first = counts.count - 1 }
+        }
+        guard let first else { return counts }
+        let route = routes[first]
+        throw RouteTableError([
+            Diagnostic(
+                .error,
+                "the \(routes.count) routes expand to \(clipped ? "at least " : "")\(total) patterns, more than the \(options.maximumExpansions) a table may (RouteTableOptions.maximumExpansions); route \"\(ControlCharacters.escaped(route.name))\" is the first past it — drop optional groups or split the table",
+                at: route.patternLocation ?? route.location, route: route.name)
+        ])
     }
 
     /// Whether `name` is non-empty and has no white space (Unicode's `White_Space`).
