@@ -45,6 +45,13 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // The system libcurl (Debian: libcurl4-openssl-dev): the updater's HTTP transport on
+        // Linux, where URLSession kept reading and buffering after an exchange was refused.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .target(
             name: "JunctionCore",
             swiftSettings: strictSettings
@@ -60,6 +67,7 @@ let package = Package(
             name: "Junction",
             dependencies: [
                 "JunctionCore", "JunctionLua", "JunctionArtifact", .product(name: "Logging", package: "swift-log"),
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 // SHA-256 of a downloaded artifact, checked against its pointer before anything else reads it.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -97,6 +105,7 @@ let package = Package(
             name: "JunctionTestSupport",
             dependencies: [.product(name: "Logging", package: "swift-log")],
             path: "Tests/JunctionTestSupport",
+            exclude: ["hostile_http_server.py"],
             swiftSettings: strictSettings
         ),
         .testTarget(

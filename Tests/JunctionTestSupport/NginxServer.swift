@@ -143,6 +143,11 @@ public final class NginxServer: Sendable {
                   sendfile off; output_buffers 1 1; postpone_output 0;
                   limit_rate_after 400; limit_rate 1;
                 }
+                location /to-file/ { return 302 file:///etc/passwd; }
+                location /to-data/ { return 302 "data:text/plain,hello"; }
+                location /to-channel/ { return 302 /channels/stable.json; }
+                location /loop/ { return 302 /loop/x; }
+                location /gzip/ { add_header Content-Encoding gzip; return 200 "not really gzip"; }
                 location /e404/ { return 404; }
                 location /e500/ { return 500; }
                 location /e503/ { add_header Retry-After 7 always; return 503; }

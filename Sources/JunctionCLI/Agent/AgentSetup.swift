@@ -79,7 +79,7 @@ struct AgentSetup {
             ruleLogger: logger)
         configuration = UpdaterConfiguration(
             interval: interval, intervalSpread: command.once ? 0 : 0.1, attemptDeadline: deadline)
-        transport = channel.isFileURL ? FileTransport() : URLSessionTransport()
+        transport = channel.isFileURL ? FileTransport() : HTTPTransport.make()
         self.logger = logger
     }
 

@@ -71,7 +71,7 @@ public actor BundleUpdater {
     ///   - whenStale: What decides once the update in force is past its expiry.
     ///   - configuration: How to poll.
     ///   - transport: How to reach the host: by default ``FileTransport`` for a `file://`
-    ///     channel, else a ``URLSessionTransport`` of the updater's own.
+    ///     channel, else the platform's HTTP transport (``HTTPTransport``).
     ///   - wallClock: The time, read at the launch and as each poll starts: what pointers'
     ///     and artifacts' dates are judged by.
     ///   - logger: Where polls are logged (label `junction.update`).
@@ -94,7 +94,7 @@ public actor BundleUpdater {
         } catch { throw .embeddedRefused(error) }
         return BundleUpdater(
             installer: installer, channel: location, store: store, configuration: configuration,
-            transport: transport ?? (channel.isFileURL ? FileTransport() : URLSessionTransport()),
+            transport: transport ?? (channel.isFileURL ? FileTransport() : HTTPTransport.make()),
             wallClock: wallClock, logger: logger)
     }
 

@@ -25,7 +25,7 @@ import Testing
             try site.publish(artifact: Fixture.artifact5, pointer: Fixture.pointer5)
             updater = try world.launch(
                 configuration: UpdaterNginxTests.configuration, channel: site.channel(),
-                transport: URLSessionTransport())
+                transport: HTTPTransport.make())
             let first = await updater.checkNow()
             #expect(first.outcome == .activated(Fixture.identity5, .update))
         }
@@ -34,7 +34,7 @@ import Testing
         func restart(channel: URL? = nil) throws -> BundleUpdater {
             try world.launch(
                 configuration: UpdaterNginxTests.configuration, channel: channel ?? site.channel(),
-                transport: URLSessionTransport())
+                transport: HTTPTransport.make())
         }
     }
 

@@ -74,7 +74,7 @@ import Testing
         for world in worlds {
             updaters.append(
                 try world.launch(
-                    configuration: configuration, channel: site.channel(), transport: URLSessionTransport()))
+                    configuration: configuration, channel: site.channel(), transport: HTTPTransport.make()))
         }
         let activated = ActivationLog()
         let watchers = updaters.enumerated().map { index, updater in

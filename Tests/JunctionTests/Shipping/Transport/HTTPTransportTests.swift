@@ -3,16 +3,35 @@ import Junction
 import JunctionTestSupport
 import Testing
 
-/// The HTTP transport against Debian's nginx on loopback: statuses, validators, the byte
-/// cap, the deadline, a stopped server and cancellation.
-@Suite struct URLSessionTransportTests {
+/// The HTTP transports against Debian's nginx on loopback: statuses, validators, the byte
+/// cap, the deadline, a stopped server, cancellation and redirects — `URLSessionTransport`,
+/// and on Linux `CurlTransport`, the one devices there use (``HTTPTransport``).
+@Suite struct HTTPTransportTests {
+    /// A transport under test.
+    enum Kind: String, CaseIterable, Sendable {
+        case urlSession
+        #if os(Linux)
+            case curl
+        #endif
+
+        func make() -> any UpdateTransport {
+            switch self {
+            case .urlSession: URLSessionTransport()
+            #if os(Linux)
+                case .curl: CurlTransport()
+            #endif
+            }
+        }
+    }
+
     /// A served folder with a small file and a 10 MB one.
     final class Site: Sendable {
         let root: String
         let server: NginxServer
-        let transport = URLSessionTransport()
+        let transport: any UpdateTransport
 
-        init() throws {
+        init(_ kind: Kind) throws {
+            transport = kind.make()
             root =
                 FileManager.default.temporaryDirectory.appendingPathComponent("junction-site-\(UUID().uuidString)")
                 .path
@@ -34,8 +53,9 @@ import Testing
         }
     }
 
-    @Test func aFileComesWithItsETagAndThe304WhenItIsSentBack() async throws {
-        let site = try Site()
+    @Test(arguments: Kind.allCases)
+    func aFileComesWithItsETagAndThe304WhenItIsSentBack(kind: Kind) async throws {
+        let site = try Site(kind)
         let first = try await site.get("/channels/stable.json")
         #expect(first.status == 200)
         #expect(first.body == Array("hello, device".utf8))
@@ -54,16 +74,25 @@ import Testing
         #expect(changed.etag != etag)
     }
 
-    @Test(arguments: [("/e404/x", 404, nil), ("/e500/x", 500, nil), ("/e503/x", 503, Duration.seconds(7))])
-    func otherStatusesAreReturnedWithoutTheirBody(path: String, status: Int, retryAfter: Duration?) async throws {
-        let response = try await Site().get(path)
+    @Test(
+        arguments: Kind.allCases,
+        [("/e404/x", 404, nil), ("/e500/x", 500, nil), ("/e503/x", 503, Duration.seconds(7))]
+            as [(String, Int, Duration?)])
+    func otherStatusesAreReturnedWithoutTheirBody(
+        kind: Kind, expected: (path: String, status: Int, retryAfter: Duration?)
+    )
+        async throws
+    {
+        let (path, status, retryAfter) = expected
+        let response = try await Site(kind).get(path)
         #expect(response.status == status)
         #expect(response.body.isEmpty)
         #expect(response.retryAfter == retryAfter)
     }
 
-    @Test func aBodyPastTheCapIsCutOneBytePastIt() async throws {
-        let site = try Site()
+    @Test(arguments: Kind.allCases)
+    func aBodyPastTheCapIsCutOneBytePastIt(kind: Kind) async throws {
+        let site = try Site(kind)
         let clock = ContinuousClock()
         let started = clock.now
         let response = try await site.get("/big.bin", maximumBytes: 1_000)
@@ -72,8 +101,9 @@ import Testing
         #expect(clock.now - started < .seconds(5))
     }
 
-    @Test func aDripIsCutAtTheDeadline() async throws {
-        let site = try Site()
+    @Test(arguments: Kind.allCases)
+    func aDripIsCutAtTheDeadline(kind: Kind) async throws {
+        let site = try Site(kind)
         let clock = ContinuousClock()
         let started = clock.now
         await #expect {
@@ -85,8 +115,9 @@ import Testing
         #expect(took >= .milliseconds(900) && took < .seconds(5), "\(took)")
     }
 
-    @Test func aStoppedServerCannotBeReached() async throws {
-        let site = try Site()
+    @Test(arguments: Kind.allCases)
+    func aStoppedServerCannotBeReached(kind: Kind) async throws {
+        let site = try Site(kind)
         site.server.stop()
         await #expect {
             _ = try await site.get("/channels/stable.json")
@@ -98,8 +129,9 @@ import Testing
         #expect(try await site.get("/channels/stable.json").status == 200)
     }
 
-    @Test func cancellingTheTaskEndsTheExchangePromptly() async throws {
-        let site = try Site()
+    @Test(arguments: Kind.allCases)
+    func cancellingTheTaskEndsTheExchangePromptly(kind: Kind) async throws {
+        let site = try Site(kind)
         let clock = ContinuousClock()
         let started = clock.now
         let request = Task { try await site.get("/slow/big.bin", maximumBytes: 100_000, within: .seconds(60)) }
@@ -113,13 +145,48 @@ import Testing
         #expect(clock.now - started < .seconds(10))
     }
 
-    @Test func otherSchemesAreRefused() async throws {
+    @Test(arguments: Kind.allCases)
+    func otherSchemesAreRefused(kind: Kind) async throws {
         await #expect {
-            _ = try await URLSessionTransport().send(
+            _ = try await kind.make().send(
                 TransportRequest(
                     url: URL(fileURLWithPath: "/etc/passwd"), maximumBytes: 10, deadline: .now + .seconds(1)))
         } throws: { error in
             (error as? UpdateTransportError)?.code == .unsupportedURL
         }
     }
+
+    #if os(Linux)
+        /// Regression: FoundationNetworking rewrote a redirect to `file:` or `data:` into a
+        /// path on the same host, and followed it. libcurl follows `http` and `https` only.
+        @Test(arguments: ["/to-file/x", "/to-data/x"])
+        func aRedirectToAnotherSchemeIsRefused(path: String) async throws {
+            await #expect {
+                _ = try await Site(.curl).get(path)
+            } throws: { error in
+                (error as? UpdateTransportError)?.code == .unsupportedURL
+            }
+        }
+
+        @Test func aRedirectOnTheSameHostIsFollowedAndALoopEndsAtItsOwnStatus() async throws {
+            let site = try Site(.curl)
+            let followed = try await site.get("/to-channel/x")
+            #expect(followed.status == 200)
+            #expect(followed.body == Array("hello, device".utf8))
+            let loop = try await site.get("/loop/x")
+            #expect(loop.status == 302)
+            #expect(loop.body.isEmpty)
+        }
+
+        /// A body in another encoding is refused at its headers, unread: the transport asks
+        /// for identity and never inflates (a gzip bomb is 1 GiB in 1 MB).
+        @Test func anEncodedBodyIsRefusedUnread() async throws {
+            await #expect {
+                _ = try await Site(.curl).get("/gzip/x")
+            } throws: { error in
+                guard let error = error as? UpdateTransportError else { return false }
+                return error.code == .badResponse && error.message.contains("Content-Encoding \"gzip\"")
+            }
+        }
+    #endif
 }
