@@ -140,6 +140,13 @@ struct AttackBenchmark: BenchmarkGroup {
             files: [everyRoute(40, "while true do local v = req.query.zzz end")],
             url: "myapp://home?" + (0..<8_000).map { "k\($0)=v" }.joined(separator: "&"),
             expectation: .rejected(.decisionBudget)),
+        // Integer keys that all collide in a hash part of 1,024 nodes: the doubling to it
+        // rehashes 512 into one chain, every later insert walks it, and the part may not
+        // double again (8,192 such keys had made one insert take 120 ms).
+        Attack(
+            name: "hash_collision",
+            files: [everyRoute(40, "while true do local t = {} for k = 1, 2000 do t[k * 1023] = true end end")],
+            expectation: .rejected(.decisionBudget)),
         Attack(
             name: "log_flood",
             files: [everyRoute(40, "local s = ('x'):rep(1000) while true do print(s) end")],

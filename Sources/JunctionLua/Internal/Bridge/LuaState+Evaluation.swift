@@ -29,6 +29,7 @@ extension LuaState {
         context.pointee.tripped = available <= 0
         context.pointee.stopRecorded = false
         context.pointee.memoryExhausted = false
+        context.pointee.hashPartRefused = false
         context.pointee.metering = true
         let status: Int32
         if context.pointee.lineRecorder != nil {
@@ -316,6 +317,13 @@ extension LuaState {
                     _ = jl_gc(handle, LUA_GCCOLLECT, 0)
                 }
             }
+        }
+        if context.pointee.hashPartRefused {
+            return LuaError(
+                code: .memory, chunkName: chunkName, line: nil,
+                message: "a table may hold at most \(MemoryBudget.maximumHashNodes) keys outside its array part "
+                    + "(1, 2, 3, …) while rules run: a larger hash part can take one instruction milliseconds to fill; "
+                    + "keep a larger map as an array, or split it into tables of at most that many keys")
         }
         if context.pointee.memoryExhausted {
             return memoryError(chunkName)

@@ -54,6 +54,9 @@ struct SandboxContext {
     /// not make room): from then on the allocator refuses to grow and the `pcall`/`xpcall`
     /// wrappers re-raise, so no rule learns how much it could allocate.
     var memoryExhausted = false
+    /// Set when a table's hash part would have grown past
+    /// ``MemoryBudget/maximumHashNodes``; `memoryExhausted` is set with it.
+    var hashPartRefused = false
     /// Set once the budget is spent; from then on every hook call raises again and the
     /// `pcall`/`xpcall` wrappers re-raise.
     var tripped = false

@@ -57,6 +57,12 @@ struct MemoryBudget {
             let growth = newSize - previous
             if let context = budget.pointee.context, context.pointee.metering {
                 guard !context.pointee.memoryExhausted else { return nil }
+                if block == nil && oldSize == 0 && isOversizedHashPart(newSize) {
+                    // Refused for good: the evaluation ends, as when memory runs out.
+                    context.pointee.hashPartRefused = true
+                    context.pointee.memoryExhausted = true
+                    return nil
+                }
                 if isCharged(block, oldSize, newSize) {
                     context.pointee.instructionsUsed &+= growth
                     // A new vector may be a stack moving, whose charge is given back when
@@ -83,6 +89,31 @@ struct MemoryBudget {
         budget.pointee.watch.allocated(block, tag: block == nil ? oldSize : 0, size: newSize, result: resized)
         budget.pointee.inUse += newSize - previous
         return resized
+    }
+
+    /// The most keys a table's hash part may hold while rules run: 1,024.
+    ///
+    /// Lua hashes an integer or a float key by its value modulo the part's size, so keys
+    /// chosen to collide all land in one chain, and the insert that doubles the part rehashes
+    /// every key into it — one VM instruction that neither the count hook nor the time
+    /// backstop can interrupt: 240 ms for a part of 16,384 (8,192 keys), 17 ms for 4,096,
+    /// 5 ms for 2,048, 0.3 ms for 1,024. A larger hash part is refused before it is made, so
+    /// the rehash never starts; array parts (keys 1…n) have no chains and no such cap.
+    static let maximumHashNodes = 1_024
+
+    /// The size of a hash part's `Node` in Lua 5.4: a value (8 bytes and a tag), the key's
+    /// tag, the chain's next offset and the key's value.
+    private static let nodeBytes = 3 * MemoryLayout<UnsafeRawPointer>.size
+
+    /// Whether a new vector of `size` bytes is a hash part of more than
+    /// ``maximumHashNodes`` nodes: a power of two of nodes. (An array part of exactly three
+    /// times a power of two values has that size too; past the cap, such an array is
+    /// refused with it.)
+    @inline(__always)
+    private static func isOversizedHashPart(_ size: Int) -> Bool {
+        guard size > maximumHashNodes * nodeBytes, size % nodeBytes == 0 else { return false }
+        let nodes = size / nodeBytes
+        return nodes & (nodes - 1) == 0
     }
 
     /// The most bytes a short string takes: `offsetof(TString, contents)` — a pointer, four
