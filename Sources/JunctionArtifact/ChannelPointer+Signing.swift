@@ -5,10 +5,17 @@ extension ChannelPointer {
     /// The pointer file, signed with `key`: the bytes to write as `channels/NAME.json`.
     /// - Parameter key: The key whose id the pointer names.
     /// - Returns: The canonical JSON of the signature and the signed fields.
-    /// - Throws: ``PointerError`` (`unknownKey`) when `key` is not the key the pointer names.
+    /// - Throws: ``PointerError``: `unknownKey` when `key` is not the key the pointer names,
+    ///   `wrongEpoch` when the pointer's epoch is not the key's.
     public func signed(with key: SigningKey) throws(PointerError) -> [UInt8] {
         guard key.keyID == keyID else {
             throw PointerError(.unknownKey, "the pointer names key \(keyID), but is being signed with key \(key.keyID)")
+        }
+        guard key.epoch == epoch else {
+            throw PointerError(
+                .wrongEpoch,
+                "the pointer is of epoch \(epoch), but key \(keyID) signs epoch \(key.epoch): a key signs pointers "
+                    + "of its own epoch only")
         }
         let signed = signedFields
         // The fields are text, integers, finite numbers and booleans: always encodable.
@@ -22,8 +29,10 @@ extension ChannelPointer {
     ///
     /// In order: the size, strict JSON in exactly its canonical form, a signature present,
     /// the key the signed fields name in `keyring`, the signature, the format version, and
-    /// last every field. Nothing signed is interpreted before the signature verifies,
-    /// except the key id that says which key to check it with. Freshness — `seq`, `expires`,
+    /// then every field (a `seq` or `epoch` above ``maximumSeq`` is `seqTooLarge`), last the
+    /// epoch against the one the key is trusted for (`wrongEpoch`). Nothing signed is
+    /// interpreted before the signature verifies, except the key id that says which key to
+    /// check it with. Freshness — `seq`, `expires`,
     /// `created` — is the device's to judge against what it knows; this checks authenticity.
     /// - Parameters:
     ///   - bytes: The pointer file.
@@ -75,7 +84,15 @@ extension ChannelPointer {
         guard key.isValidSignature(ArraySlice(signature), for: ArraySlice(Self.signaturePrefix + signedBytes)) else {
             throw PointerError(.badSignature, "the signature does not verify with key \(keyID)")
         }
-        self = try Self(signedFields: signed)
+        let pointer = try Self(signedFields: signed)
+        guard pointer.epoch == key.epoch else {
+            throw PointerError(
+                .wrongEpoch,
+                "the pointer is of epoch \(pointer.epoch), but key \(keyID) is trusted for epoch \(key.epoch): a key "
+                    + "signs pointers of its own epoch only; publish with the key made for epoch \(pointer.epoch), "
+                    + "or trust it for that epoch")
+        }
+        self = pointer
     }
 
     /// The pointer whose signed fields are `fields`.
@@ -123,12 +140,16 @@ extension ChannelPointer {
                 rollout = try Rollout(percent: percent, salt: fields.requiredString("salt"))
                 try fields.finish()
             }
+            // Written only when above 0, so one pointer has one text.
+            let epoch = try object.int("epoch")
+            if let epoch, epoch < 1 { throw object.error("epoch", "not a whole number from 1") }
             guard let seq = try object.int("seq"), seq >= 1 else {
                 throw object.error("seq", "missing or not a whole number from 1")
             }
             try object.finish()
             try self.init(
-                channel: channel, seq: UInt64(seq), artifactSHA256: sha256, artifactLength: length, created: created,
+                channel: channel, seq: UInt64(seq), epoch: UInt64(epoch ?? 0), artifactSHA256: sha256,
+                artifactLength: length, created: created,
                 expires: expires, rollout: rollout, pinEmbedded: pinEmbedded, keyID: keyID)
         } catch let error as CanonicalJSONError {
             throw malformed(error)
@@ -153,6 +174,7 @@ extension ChannelPointer {
             "rollout": .table(["percent": percent, "salt": .string(rollout.salt)]),
             "seq": .int(Int64(seq)),
         ]
+        if epoch > 0 { fields["epoch"] = .int(Int64(epoch)) }
         if pinEmbedded { fields["directives"] = .table(["pin_embedded": .bool(true)]) }
         return .table(fields)
     }

@@ -23,11 +23,21 @@ public struct ChannelPointer: Sendable, Hashable {
     /// What the signed bytes start with, so a pointer's signature can never be taken for
     /// an artifact's, or for anything else a key signs.
     public static let signaturePrefix: [UInt8] = Array("junction channel pointer\n".utf8)
+    /// The largest `seq` and `epoch`: 2⁵³ − 1, the largest whole number every JSON reader
+    /// holds exactly. Anything larger is refused (``PointerError/Code-swift.struct/seqTooLarge``)
+    /// when a pointer is made, signed or verified.
+    public static let maximumSeq: UInt64 = 9_007_199_254_740_991
 
     /// The channel's name: 1 to 64 of `a-z 0-9 . _ -`, starting with a letter or digit.
     public let channel: String
-    /// The sequence number, from 1: strictly greater for every pointer published on the channel.
+    /// The sequence number, from 1 to ``maximumSeq``: strictly greater for every pointer
+    /// published on the channel in one ``epoch``.
     public let seq: UInt64
+    /// The seq epoch: the epoch of the key that signs it (``SigningKey/epoch``), 0 unless that
+    /// key was made for a later one. Devices order pointers by epoch, then seq, so a pointer
+    /// of a higher epoch starts the seq afresh — the way back for a channel whose devices
+    /// hold a seq too high to go past — while only a key trusted for that epoch can sign it.
+    public let epoch: UInt64
     /// The artifact's SHA-256, lowercase hex: also its object name.
     public let artifactSHA256: String
     /// The artifact's length in bytes: a download longer than this is cut off.
@@ -46,7 +56,8 @@ public struct ChannelPointer: Sendable, Hashable {
     /// A pointer, its fields checked.
     /// - Parameters:
     ///   - channel: The channel's name.
-    ///   - seq: The sequence number, at least 1 and at most `Int64.max`.
+    ///   - seq: The sequence number, at least 1 and at most ``maximumSeq``.
+    ///   - epoch: The seq epoch, at most ``maximumSeq``: the signing key's; 0 by default.
     ///   - artifactSHA256: The artifact's SHA-256, 64 lowercase hex digits.
     ///   - artifactLength: The artifact's length in bytes, at least 1.
     ///   - created: When it is published.
@@ -54,9 +65,11 @@ public struct ChannelPointer: Sendable, Hashable {
     ///   - rollout: Which devices take the artifact; everyone by default.
     ///   - pinEmbedded: Whether devices fall back to their embedded bundle.
     ///   - keyID: The id of the key that will sign it (16 lowercase hex digits).
-    /// - Throws: ``PointerError`` (`malformed`) naming the field that is wrong.
+    /// - Throws: ``PointerError``: `seqTooLarge` for a seq or epoch above ``maximumSeq``, else
+    ///   `malformed` naming the field that is wrong.
     public init(
-        channel: String, seq: UInt64, artifactSHA256: String, artifactLength: Int, created: Date, expires: Date,
+        channel: String, seq: UInt64, epoch: UInt64 = 0, artifactSHA256: String, artifactLength: Int, created: Date,
+        expires: Date,
         rollout: Rollout = .everyone, pinEmbedded: Bool = false, keyID: String
     ) throws(PointerError) {
         func malformed(_ message: String) -> PointerError { PointerError(.malformed, message) }
@@ -65,7 +78,17 @@ public struct ChannelPointer: Sendable, Hashable {
                 "channel: \"\(channel.prefix(80))\" is not a channel name (1 to 64 of a-z 0-9 . _ -, starting with a letter or digit)"
             )
         }
-        guard seq >= 1, seq <= UInt64(Int64.max) else { throw malformed("seq: \(seq) is not from 1 to \(Int64.max)") }
+        guard seq >= 1 else { throw malformed("seq: \(seq) is not from 1 to \(Self.maximumSeq)") }
+        guard seq <= Self.maximumSeq else {
+            throw PointerError(
+                .seqTooLarge,
+                "seq: \(seq) is above \(Self.maximumSeq) (2^53 - 1), the largest a pointer carries: a device "
+                    + "that took it could never accept another pointer in epoch \(epoch)")
+        }
+        guard epoch <= Self.maximumSeq else {
+            throw PointerError(
+                .seqTooLarge, "epoch: \(epoch) is above \(Self.maximumSeq) (2^53 - 1), the largest a pointer carries")
+        }
         guard Hex.isLowercase(artifactSHA256, count: 64) else {
             throw malformed("artifact.sha256: not 64 lowercase hex digits")
         }
@@ -77,6 +100,7 @@ public struct ChannelPointer: Sendable, Hashable {
         guard Hex.isLowercase(keyID, count: 16) else { throw malformed("key_id: not 16 lowercase hex digits") }
         self.channel = channel
         self.seq = seq
+        self.epoch = epoch
         self.artifactSHA256 = artifactSHA256
         self.artifactLength = artifactLength
         // Whole seconds: what the file can say.

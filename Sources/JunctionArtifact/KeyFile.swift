@@ -12,7 +12,8 @@ import Foundation
 
 /// Key files (docs/artifacts.md): one line each,
 /// `junction-ed25519-private <base64 of the 32-byte seed>` and
-/// `junction-ed25519-public <base64 of the 32-byte public key> <key id>`.
+/// `junction-ed25519-public <base64 of the 32-byte public key> <key id>`, both followed by
+/// ` epoch <N>` for a key of a seq epoch above 0 (``SigningKey/epoch``).
 public enum KeyFile {
     /// The most bytes a key file may have; a real one has under 100.
     public static let sizeLimit = 1_024
@@ -22,36 +23,55 @@ public enum KeyFile {
 
     /// The private key file's text for `key`.
     public static func privateText(_ key: SigningKey) -> String {
-        "\(privateTag) \(Data(key.seed).base64EncodedString())\n"
+        "\(privateTag) \(Data(key.seed).base64EncodedString())\(epochText(key.epoch))\n"
     }
 
     /// The public key file's text for `key`.
     public static func publicText(_ key: VerificationKey) -> String {
-        "\(publicTag) \(Data(key.rawRepresentation).base64EncodedString()) \(key.keyID)\n"
+        "\(publicTag) \(Data(key.rawRepresentation).base64EncodedString()) \(key.keyID)\(epochText(key.epoch))\n"
+    }
+
+    /// Written only above 0, so a key file has one text.
+    private static func epochText(_ epoch: UInt64) -> String { epoch > 0 ? " epoch \(epoch)" : "" }
+
+    /// The epoch the words after a key's own give: none is 0; else `epoch N`, N from 1 to
+    /// ``ChannelPointer/maximumSeq`` in plain decimal.
+    private static func epoch(_ words: ArraySlice<Substring>, file: String) throws(ArtifactError) -> UInt64 {
+        if words.isEmpty { return 0 }
+        guard words.count == 2, words.first == "epoch", let digits = words.last, (1...16).contains(digits.utf8.count),
+            digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }), digits.first != "0", let value = UInt64(digits),
+            value <= ChannelPointer.maximumSeq
+        else {
+            throw ArtifactError(
+                .badKeyFile,
+                "\(file): after the key, expected \"epoch N\" with N from 1 to \(ChannelPointer.maximumSeq) (the seq "
+                    + "epoch the key signs), or nothing for epoch 0")
+        }
+        return value
     }
 
     /// The signing key in `text`.
     /// - Throws: ``ArtifactError/Code-swift.struct/badKeyFile`` unless `text` is exactly a private key line.
     public static func signingKey(from text: String, file: String) throws(ArtifactError) -> SigningKey {
         let words = try line(text, file: file)
-        guard words.count == 2, words[0] == privateTag, let seed = decode(words[1]) else {
+        guard words.count == 2 || words.count == 4, words[0] == privateTag, let seed = decode(words[1]) else {
             throw ArtifactError(
                 .badKeyFile,
                 "\(file) is not a private key file: expected one line \"\(privateTag) <base64 of 32 bytes>\"")
         }
-        return try SigningKey(seed: seed)
+        return try SigningKey(seed: seed, epoch: epoch(words.dropFirst(2), file: file))
     }
 
     /// The verification key in `text`, whose key id must be the key's.
     /// - Throws: ``ArtifactError/Code-swift.struct/badKeyFile`` unless `text` is exactly a public key line.
     public static func verificationKey(from text: String, file: String) throws(ArtifactError) -> VerificationKey {
         let words = try line(text, file: file)
-        guard words.count == 3, words[0] == publicTag, let raw = decode(words[1]) else {
+        guard words.count == 3 || words.count == 5, words[0] == publicTag, let raw = decode(words[1]) else {
             throw ArtifactError(
                 .badKeyFile,
                 "\(file) is not a public key file: expected one line \"\(publicTag) <base64 of 32 bytes> <key id>\"")
         }
-        let key = try VerificationKey(rawRepresentation: raw)
+        let key = try VerificationKey(rawRepresentation: raw, epoch: epoch(words.dropFirst(3), file: file))
         guard key.keyID == words[2] else {
             throw ArtifactError(
                 .badKeyFile,

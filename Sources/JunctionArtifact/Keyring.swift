@@ -3,7 +3,8 @@
 public struct Keyring: Sendable {
     private let keys: [String: VerificationKey]
 
-    /// A keyring of `keys`; a key given twice counts once.
+    /// A keyring of `keys`, each trusted for its own ``VerificationKey/epoch``; a key given
+    /// twice counts once, at the epoch it is first given with.
     public init(_ keys: [VerificationKey]) {
         self.keys = Dictionary(keys.map { ($0.keyID, $0) }, uniquingKeysWith: { first, _ in first })
     }

@@ -30,5 +30,15 @@ extension PointerError {
 
         /// The signature does not verify with the key the pointer names.
         public static let badSignature = Code("badSignature")
+
+        /// The pointer's `seq` or `epoch` is above ``ChannelPointer/maximumSeq`` (2⁵³ − 1):
+        /// a device that took it could never take another pointer of that epoch.
+        public static let seqTooLarge = Code("seqTooLarge")
+
+        /// The pointer's `epoch` is not the epoch its key is trusted for
+        /// (``VerificationKey/epoch``): a key signs pointers of its own epoch only, so a
+        /// retired key cannot move devices to a new epoch, nor a key of a new epoch sign for
+        /// an old one.
+        public static let wrongEpoch = Code("wrongEpoch")
     }
 }

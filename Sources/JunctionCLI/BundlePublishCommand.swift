@@ -13,13 +13,15 @@ struct BundlePublishCommand: ParsableCommand {
             Verifies FILE with the key's public half (it must be signed by the publishing key), \
             copies it to DIR/objects/<sha256>.jbundle (immutable: an object that exists with \
             other bytes is refused) and then writes DIR/channels/NAME.json, the signed pointer: \
-            seq (default: the channel's current seq + 1, or 1; never lower or equal), the \
+            seq (default: the channel's current seq + 1, or 1; never lower or equal; at most \
+            2^53 - 1; at most 1000 over the current one unless --allow-seq-jump), the epoch \
+            (the key's: a key made with junction keygen --epoch N starts seq N afresh), the \
             artifact's sha256 and length, created (--created, SOURCE_DATE_EPOCH or now), \
             expires (default and latest: the artifact's expiry), the rollout percent (default \
             100) and salt (kept from the current pointer while it names the same artifact, so \
             raising the percent keeps every device that has it; else random), pin_embedded. \
-            The current pointer must verify with the key; --seq N --force replaces one that \
-            does not. A rollback is publishing an older FILE again: it gets a new, higher seq. \
+            The current pointer must verify with the key or a --pubkey; --seq N --force \
+            replaces one that does not. A rollback is publishing an older FILE again: it gets a new, higher seq. \
             Both files are written atomically, the object first. Exit status: 0 published, 1 \
             refused (the typed reason is printed), 2 when the options, the key or FILE cannot \
             be used.
@@ -63,6 +65,23 @@ struct BundlePublishCommand: ParsableCommand {
     @Flag(name: .long, help: "With --seq, replace a current pointer that does not verify.")
     var force = false
 
+    @Flag(
+        name: .customLong("allow-seq-jump"),
+        help: "Let --seq go more than \(Self.maximumSeqStep) past the channel's current seq.")
+    var allowSeqJump = false
+
+    @Option(
+        name: .customLong("pubkey"),
+        help: ArgumentHelp(
+            "A public key the current pointer may be signed by (the key before a rotation); repeatable.",
+            valueName: "path"))
+    var previousKeys: [String] = []
+
+    /// How far past the channel's current seq `--seq` may go without `--allow-seq-jump`: a
+    /// device that takes a seq never takes a lower one of its epoch again, so a slip of the
+    /// finger (a digit too many) would spend seqs no publish can get back.
+    static let maximumSeqStep: UInt64 = 1_000
+
     func run() throws {
         let options: Options
         do { options = try parseOptions() } catch { throw error.report("bundle publish") }
@@ -98,31 +117,18 @@ struct BundlePublishCommand: ParsableCommand {
         }
 
         let pointerPath = directory + "/channels/" + channel + ".json"
-        let current = try currentPointer(at: pointerPath, keyring: Keyring([signingKey.publicKey]))
-        let nextSeq: UInt64
-        if let requested = options.seq {
-            if let current, requested <= current.seq {
-                print(
-                    "\(pointerPath): refused: --seq \(requested) is not greater than the channel's current seq "
-                        + "\(current.seq); a channel's seq only goes up (a rollback is a new, higher seq)")
-                throw ExitCode(1)
-            }
-            nextSeq = requested
-        } else if let current {
-            guard current.seq < UInt64(Int64.max) else {
-                print("\(pointerPath): refused: the channel's seq is \(current.seq), the largest there is")
-                throw ExitCode(1)
-            }
-            nextSeq = current.seq + 1
-        } else {
-            nextSeq = 1
-        }
+        let current = try currentPointer(
+            at: pointerPath, keyring: Keyring([signingKey.publicKey] + options.previousKeys))
+        let nextSeq = try Self.seq(
+            after: current, requested: options.seq, epoch: signingKey.epoch, allowJump: allowSeqJump,
+            path: pointerPath)
         // Same artifact, same salt: a higher percent then only adds devices.
         let keptSalt = current.flatMap { $0.artifactSHA256 == sha256 ? $0.rollout.salt : nil }
         let pointer: ChannelPointer
         do {
             pointer = try ChannelPointer(
-                channel: channel, seq: nextSeq, artifactSHA256: sha256, artifactLength: bytes.count,
+                channel: channel, seq: nextSeq, epoch: signingKey.epoch, artifactSHA256: sha256,
+                artifactLength: bytes.count,
                 created: options.created, expires: pointerExpires,
                 rollout: ChannelPointer.Rollout(
                     percent: options.percent, salt: options.salt ?? keptSalt ?? Self.randomSalt()),
@@ -155,13 +161,62 @@ struct BundlePublishCommand: ParsableCommand {
             pointer.rollout.percent == pointer.rollout.percent.rounded()
             ? String(Int(pointer.rollout.percent)) : String(pointer.rollout.percent)
         print(
-            "\(pointerPath): seq \(pointer.seq), channel \(channel) → \(objectPath), rollout \(percent)% "
+            "\(pointerPath): \(pointer.epoch > 0 ? "epoch \(pointer.epoch), " : "")seq \(pointer.seq), channel \(channel) → \(objectPath), rollout \(percent)% "
                 + "(salt \(pointer.rollout.salt)), expires \(ShippingTime.format(pointer.expires))"
                 + (pinEmbedded ? ", pin embedded" : ""))
     }
 
+    /// The new pointer's seq, in the signing key's `epoch`: `requested`, or the one after the
+    /// channel's current seq — counted from 0 when `current` is of an earlier epoch (or
+    /// there is none), since a higher epoch starts the seq afresh.
+    /// - Throws: `ExitCode(1)`, the refusal printed: a current pointer of a later epoch, a
+    ///   seq not above the current one, a jump past ``maximumSeqStep`` without `allowJump`,
+    ///   or no seq left in the epoch.
+    static func seq(
+        after current: ChannelPointer?, requested: UInt64?, epoch: UInt64, allowJump: Bool, path: String
+    ) throws -> UInt64 {
+        if let current, current.epoch > epoch {
+            print(
+                "\(path): refused: the channel is at epoch \(current.epoch) (seq \(current.seq)), but the key signs "
+                    + "epoch \(epoch): devices that took epoch \(current.epoch) never accept a pointer of an earlier "
+                    + "one; publish with the key of epoch \(current.epoch) or later")
+            throw ExitCode(1)
+        }
+        let base = current.flatMap { $0.epoch == epoch ? $0.seq : nil } ?? 0
+        let inEpoch = epoch > 0 ? " of epoch \(epoch)" : ""
+        guard let requested else {
+            guard base < ChannelPointer.maximumSeq else {
+                print(
+                    "\(path): refused: the channel's seq is \(base), the largest there is\(inEpoch); devices that "
+                        + "took it accept no other pointer of this epoch: make a key of epoch \(epoch + 1) "
+                        + "(junction keygen --epoch \(epoch + 1)), add its public key to the apps, and publish with it "
+                        + "(docs/artifacts.md, \"Seq epochs\")")
+                throw ExitCode(1)
+            }
+            return base + 1
+        }
+        if requested <= base {
+            print(
+                "\(path): refused: --seq \(requested) is not greater than the channel's current seq "
+                    + "\(base)\(inEpoch); a channel's seq only goes up (a rollback is a new, higher seq)")
+            throw ExitCode(1)
+        }
+        if requested - base > maximumSeqStep && !allowJump {
+            let now = current.map { "current seq \(base)\($0.epoch == epoch ? inEpoch : " (a new epoch starts at 0)")" }
+            print(
+                "\(path): refused: --seq \(requested) is \(requested - base) past the channel's "
+                    + "\(now ?? "seq 0 (it has no pointer yet)"), more than the \(maximumSeqStep) a publish may jump: "
+                    + "a device that takes it never again accepts a seq of \(requested) or lower\(inEpoch), "
+                    + "leaving \(ChannelPointer.maximumSeq - requested) for every publish after it; give "
+                    + "--allow-seq-jump if that is what you mean")
+            throw ExitCode(1)
+        }
+        return requested
+    }
+
     /// The options that need more than ArgumentParser checks, parsed.
     private struct Options {
+        var previousKeys: [VerificationKey]
         var seq: UInt64?
         var percent: Double
         var salt: String?
@@ -176,10 +231,20 @@ struct BundlePublishCommand: ParsableCommand {
         }
         var number: UInt64?
         if let seq {
-            guard (1...19).contains(seq.utf8.count), seq.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-                let value = UInt64(seq), (1...UInt64(Int64.max)).contains(value)
-            else { throw UsageError("--seq \"\(seq.prefix(40))\" is not a whole number from 1 to \(Int64.max)") }
+            guard (1...20).contains(seq.utf8.count), seq.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+                let value = UInt64(seq), (1...ChannelPointer.maximumSeq).contains(value)
+            else {
+                throw UsageError(
+                    "--seq \"\(seq.prefix(40))\" is not a whole number from 1 to \(ChannelPointer.maximumSeq) "
+                        + "(2^53 - 1, the largest a pointer carries)")
+            }
             number = value
+        }
+        var previousKeys: [VerificationKey] = []
+        for path in self.previousKeys {
+            do { previousKeys.append(try KeyFile.readVerificationKey(at: path)) } catch {
+                throw UsageError("--pubkey \(path): \(error)")
+            }
         }
         if force && seq == nil {
             throw UsageError("--force replaces a current pointer that does not verify, and needs an explicit --seq")
@@ -196,7 +261,7 @@ struct BundlePublishCommand: ParsableCommand {
         }
         let created = try ShippingTime.created(
             option: created, environment: ProcessInfo.processInfo.environment, now: Date())
-        return Options(seq: number, percent: percent, salt: salt, created: created)
+        return Options(previousKeys: previousKeys, seq: number, percent: percent, salt: salt, created: created)
     }
 
     /// The channel's current pointer, verified with `keyring`; `nil` when there is none, or

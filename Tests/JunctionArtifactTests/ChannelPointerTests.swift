@@ -49,7 +49,7 @@ import Testing
     @Test func readsBackWhatItSigned() throws {
         let cases: [ChannelPointer] = [
             Self.pointer(),
-            Self.pointer(channel: "beta-2.x_y", seq: UInt64(Int64.max), pinEmbedded: true),
+            Self.pointer(channel: "beta-2.x_y", seq: ChannelPointer.maximumSeq, pinEmbedded: true),
             Self.pointer(rollout: try .init(percent: 12.5, salt: "Q7-x.y_z")),
             Self.pointer(rollout: try .init(percent: 0, salt: "s")),
         ]
@@ -137,7 +137,7 @@ import Testing
         ),
         (
             "unknown field", signing(changed { $0["mirror"] = .string("http://evil") }),
-            "malformed: signed.mirror: unknown member; signed has artifact, channel, created, directives, expires, format, key_id, rollout, seq"
+            "malformed: signed.mirror: unknown member; signed has artifact, channel, created, directives, epoch, expires, format, key_id, rollout, seq"
         ),
         (
             "seq 0", signing(changed { $0["seq"] = .int(0) }),
@@ -146,6 +146,26 @@ import Testing
         (
             "seq negative", signing(changed { $0["seq"] = .int(-3) }),
             "malformed: signed.seq: missing or not a whole number from 1"
+        ),
+        (
+            "seq 2^53", signing(changed { $0["seq"] = .int(9_007_199_254_740_992) }),
+            "seqTooLarge: seq: 9007199254740992 is above 9007199254740991 (2^53 - 1), the largest a pointer carries: a device that took it could never accept another pointer in epoch 0"
+        ),
+        (
+            "seq Int64.max (issue 27, item 5)", signing(changed { $0["seq"] = .int(Int64.max) }),
+            "seqTooLarge: seq: 9223372036854775807 is above 9007199254740991 (2^53 - 1), the largest a pointer carries: a device that took it could never accept another pointer in epoch 0"
+        ),
+        (
+            "epoch 0 written", signing(changed { $0["epoch"] = .int(0) }),
+            "malformed: signed.epoch: not a whole number from 1"
+        ),
+        (
+            "epoch 1 signed by a key of epoch 0", signing(changed { $0["epoch"] = .int(1) }),
+            "wrongEpoch: the pointer is of epoch 1, but key \(Fixtures.key.keyID) is trusted for epoch 0: a key signs pointers of its own epoch only; publish with the key made for epoch 1, or trust it for that epoch"
+        ),
+        (
+            "epoch 2^53", signing(changed { $0["epoch"] = .int(9_007_199_254_740_992) }),
+            "seqTooLarge: epoch: 9007199254740992 is above 9007199254740991 (2^53 - 1), the largest a pointer carries"
         ),
         (
             "uppercase hash",
@@ -225,6 +245,58 @@ import Testing
                     == "unknownKey: the pointer names key \(Fixtures.key.keyID), but is being signed with key \(Fixtures.otherKey.keyID)"
             )
         }
+    }
+
+    /// Issue 27, item 5: `--seq 9223372036854775807` was signed, and devices that took it
+    /// could take nothing after it. Above 2⁵³ − 1 a pointer cannot be made, so not signed.
+    @Test func aSeqAboveTwoToThe53CannotBeMadeNorSigned() {
+        for seq in [ChannelPointer.maximumSeq + 1, UInt64(Int64.max), UInt64.max] {
+            #expect(throws: PointerError.self) {
+                try ChannelPointer(
+                    channel: "stable", seq: seq, artifactSHA256: Self.sha, artifactLength: 1, created: Fixtures.created,
+                    expires: Fixtures.expires, keyID: Fixtures.key.keyID)
+            }
+            do {
+                _ = try ChannelPointer(
+                    channel: "stable", seq: seq, artifactSHA256: Self.sha, artifactLength: 1, created: Fixtures.created,
+                    expires: Fixtures.expires, keyID: Fixtures.key.keyID)
+            } catch { #expect(error.code == .seqTooLarge) }
+        }
+    }
+
+    /// A key signs the pointers of its own epoch, and a keyring trusts each key for its own:
+    /// a pointer of epoch 1 reads back with the key made for epoch 1, and is refused
+    /// `wrongEpoch` when signed with, or checked against, another epoch.
+    @Test func aKeySignsAndIsTrustedForItsOwnEpochOnly() throws {
+        let epochOne = try SigningKey(seed: [UInt8](repeating: 3, count: 32), epoch: 1)
+        let pointer = try ChannelPointer(
+            channel: "stable", seq: 1, epoch: 1, artifactSHA256: Self.sha, artifactLength: 9, created: Fixtures.created,
+            expires: Fixtures.expires, keyID: epochOne.keyID)
+        let bytes = try pointer.signed(with: epochOne)
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""epoch":1,"#))
+        #expect(try ChannelPointer(verifying: bytes, keyring: Keyring([epochOne.publicKey])) == pointer)
+
+        // The same key trusted for epoch 0 (or 2): not its epoch.
+        for epoch: UInt64 in [0, 2] {
+            let trusted = try VerificationKey(rawRepresentation: epochOne.publicKey.rawRepresentation, epoch: epoch)
+            #expect(
+                Self.refusal(bytes, keyring: Keyring([trusted]))?.hasPrefix(
+                    "wrongEpoch: the pointer is of epoch 1, but key \(epochOne.keyID) is trusted for epoch \(epoch)")
+                    == true)
+        }
+        // Signing a pointer of epoch 0 with the key of epoch 1.
+        let epochZero = try ChannelPointer(
+            channel: "stable", seq: 1, artifactSHA256: Self.sha, artifactLength: 9, created: Fixtures.created,
+            expires: Fixtures.expires, keyID: epochOne.keyID)
+        #expect(throws: PointerError.self) { try epochZero.signed(with: epochOne) }
+        do { _ = try epochZero.signed(with: epochOne) } catch {
+            #expect(
+                error.description
+                    == "wrongEpoch: the pointer is of epoch 0, but key \(epochOne.keyID) signs epoch 1: a key signs pointers of its own epoch only"
+            )
+        }
+        // Epoch 0 is not written: pointers of keys without an epoch are what they always were.
+        #expect(!String(decoding: Self.file, as: UTF8.self).contains("epoch"))
     }
 
     @Test(arguments: [

@@ -116,6 +116,35 @@ import Testing
         #expect(ArtifactBuilderTests.message { try KeyFile.verificationKey(from: text, file: "k") } == message)
     }
 
+    /// A key of a later seq epoch says so after the key, in both files; a key file without
+    /// it is epoch 0, as every key file written before epochs.
+    @Test func aKeyOfALaterEpochCarriesItInBothFiles() throws {
+        let key = try SigningKey(seed: Fixtures.key.seed, epoch: 3)
+        #expect(KeyFile.privateText(key) == Self.privateLine.dropLast() + " epoch 3\n")
+        #expect(KeyFile.publicText(key.publicKey) == Self.publicLine.dropLast() + " epoch 3\n")
+        #expect(try KeyFile.signingKey(from: KeyFile.privateText(key), file: "k").epoch == 3)
+        #expect(try KeyFile.verificationKey(from: KeyFile.publicText(key.publicKey), file: "k") == key.publicKey)
+        #expect(try KeyFile.verificationKey(from: Self.publicLine, file: "k").epoch == 0)
+        #expect(try KeyFile.signingKey(from: Self.privateLine, file: "k").epoch == 0)
+    }
+
+    static let epochError =
+        #"badKeyFile: k: after the key, expected "epoch N" with N from 1 to 9007199254740991 (the seq epoch the key signs), or nothing for epoch 0"#
+
+    @Test(arguments: [
+        " epoch 0", " epoch 01", " epoch -1", " epoch 9007199254740992", " epoch 99999999999999999999", " era 2",
+        " epoch x",
+    ])
+    func refusesAnEpochThatIsNotOneToTwoToThe53(suffix: String) {
+        let privateText = String(Self.privateLine.dropLast()) + suffix + "\n"
+        let publicText = String(Self.publicLine.dropLast()) + suffix + "\n"
+        #expect(
+            ArtifactBuilderTests.message { try KeyFile.signingKey(from: privateText, file: "k") } == Self.epochError)
+        #expect(
+            ArtifactBuilderTests.message { try KeyFile.verificationKey(from: publicText, file: "k") } == Self.epochError
+        )
+    }
+
     @Test func acceptsALineWithoutItsFinalNewline() throws {
         #expect(try KeyFile.signingKey(from: String(Self.privateLine.dropLast()), file: "k").seed == Fixtures.key.seed)
     }

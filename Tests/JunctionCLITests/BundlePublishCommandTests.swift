@@ -325,11 +325,30 @@ import Testing
             ["--channel", String(repeating: "a", count: 65)],
             #"--channel "\#(String(repeating: "a", count: 65))" is not a channel name: 1 to 64 of a-z 0-9 . _ -, starting with a letter or digit"#
         ),
-        (["--seq", "0"], #"--seq "0" is not a whole number from 1 to 9223372036854775807"#),
-        (["--seq=-3"], #"--seq "-3" is not a whole number from 1 to 9223372036854775807"#),
+        (
+            ["--seq", "0"],
+            #"--seq "0" is not a whole number from 1 to 9007199254740991 (2^53 - 1, the largest a pointer carries)"#
+        ),
+        (
+            ["--seq=-3"],
+            #"--seq "-3" is not a whole number from 1 to 9007199254740991 (2^53 - 1, the largest a pointer carries)"#
+        ),
         (
             ["--seq", "9223372036854775808"],
-            #"--seq "9223372036854775808" is not a whole number from 1 to 9223372036854775807"#
+            #"--seq "9223372036854775808" is not a whole number from 1 to 9007199254740991 (2^53 - 1, the largest a pointer carries)"#
+        ),
+        // Issue 27, item 5: this typo was published without a word and stranded the channel.
+        (
+            ["--seq", "9223372036854775807"],
+            #"--seq "9223372036854775807" is not a whole number from 1 to 9007199254740991 (2^53 - 1, the largest a pointer carries)"#
+        ),
+        (
+            ["--seq", "9007199254740992"],
+            #"--seq "9007199254740992" is not a whole number from 1 to 9007199254740991 (2^53 - 1, the largest a pointer carries)"#
+        ),
+        (
+            ["--seq", "99999999999999999999"],
+            #"--seq "99999999999999999999" is not a whole number from 1 to 9007199254740991 (2^53 - 1, the largest a pointer carries)"#
         ),
         (["--rollout", "101"], #"--rollout "101" is not a percentage from 0 to 100 (12.5)"#),
         (["--rollout", "1e2"], #"--rollout "1e2" is not a percentage from 0 to 100 (12.5)"#),

@@ -85,6 +85,8 @@ struct AgentOutput {
     }
 
     private static func add(_ identity: UpdateIdentity, to object: inout JSONWriter) {
+        // Only above 0, so lines of an epoch-0 channel read as they always did.
+        if identity.epoch > 0 { object.add("epoch", .raw(String(identity.epoch))) }
         object.add("seq", .raw(String(identity.seq)))
         object.add("sha256", .string(identity.artifactSHA256))
     }

@@ -130,14 +130,14 @@ enum ShippingFixture {
         return try! builder.build(signedWith: key)
     }
 
-    /// A pointer announcing `artifact` under `seq`, signed with `key`.
+    /// A pointer announcing `artifact` under `seq`, signed with `key` (in its epoch).
     static func pointer(
         for artifact: [UInt8], seq: UInt64, channel: String = "stable", length: Int? = nil, sha256: String? = nil,
         created: Date = now.addingTimeInterval(-3_600), expires: Date = now.addingTimeInterval(7 * 86_400),
         pinEmbedded: Bool = false, key: SigningKey = key
     ) -> [UInt8] {
         let pointer = try! ChannelPointer(
-            channel: channel, seq: seq, artifactSHA256: sha256 ?? hash(artifact),
+            channel: channel, seq: seq, epoch: key.epoch, artifactSHA256: sha256 ?? hash(artifact),
             artifactLength: length ?? artifact.count, created: created, expires: expires, pinEmbedded: pinEmbedded,
             keyID: key.keyID)
         return try! pointer.signed(with: key)

@@ -10,9 +10,11 @@ import JunctionLua
 /// Two steps, because an artifact is fetched only after its pointer passes:
 ///
 /// 1. ``checkPointer(_:accepted:failed:at:acceptedIsHeld:)``: the pointer's size and signature (its
-///    format, its key in the keyring); its channel the device's; its seq strictly greater than the update last
-///    accepted (the same seq and artifact is ``PointerCheck/unchanged(_:)``, the same seq
-///    and another artifact is refused); not an update refused before; not expired and not
+///    format, its key in the keyring, its seq and epoch at most 2⁵³ − 1, its epoch the key's); its
+///    channel the device's; its epoch not lower than the update last accepted, and within
+///    that epoch its seq strictly greater (the same seq and artifact is
+///    ``PointerCheck/unchanged(_:)``, the same seq and another artifact is refused) — a
+///    higher epoch starts the seq afresh; not an update refused before; not expired and not
 ///    dated in the future beyond the allowed skew; the artifact it names within the size cap.
 /// 2. ``acceptArtifact(_:for:at:)``: the artifact's length, then its SHA-256, equal to the
 ///    pointer's — so nothing but the announced bytes is ever parsed — then the artifact's
@@ -53,7 +55,7 @@ public struct UpdateAcceptance: Sendable {
     ///   ``PointerCheck/pinEmbedded(_:)`` for the kill switch (whatever its rollout),
     ///   ``PointerCheck/notInRollout(_:)`` for an update rolled out to other devices, else
     ///   ``PointerCheck/fetch(_:)``.
-    /// - Throws: ``UpdateRefusal``: a pointer code, `wrongChannel`, `staleSeq`, `conflictingSeq`,
+    /// - Throws: ``UpdateRefusal``: a pointer code, `wrongChannel`, `staleEpoch`, `staleSeq`, `conflictingSeq`,
     ///   `previouslyFailed`, `pointerExpired`, `pointerFromFuture`, or
     ///   `artifactRefused(oversize)` for an artifact longer than the cap.
     public func checkPointer(
@@ -69,7 +71,15 @@ public struct UpdateAcceptance: Sendable {
                     + "serve each channel's own pointer at channels/\(channel).json")
         }
         if let accepted {
-            if pointer.seq < accepted.seq {
+            if pointer.epoch < accepted.epoch {
+                throw UpdateRefusal(
+                    .staleEpoch,
+                    "the pointer is of epoch \(pointer.epoch), lower than epoch \(accepted.epoch) of \(accepted), the "
+                        + "update last accepted: a pointer of an epoch the channel has left, replayed or still "
+                        + "served; publish with the key of epoch \(accepted.epoch) or later",
+                    identity: identity)
+            }
+            if pointer.epoch == accepted.epoch, pointer.seq < accepted.seq {
                 throw UpdateRefusal(
                     .staleSeq,
                     "the pointer's seq \(pointer.seq) is lower than seq \(accepted.seq), the update last accepted: "
@@ -77,7 +87,7 @@ public struct UpdateAcceptance: Sendable {
                         + "artifact under a new, higher seq",
                     identity: identity)
             }
-            if pointer.seq == accepted.seq {
+            if pointer.epoch == accepted.epoch, pointer.seq == accepted.seq {
                 if pointer.artifactSHA256 == accepted.artifactSHA256 {
                     // Not held: the same announcement again is the way back to it, judged like a new one.
                     if acceptedIsHeld { return .unchanged(verified) }
@@ -115,6 +125,8 @@ public struct UpdateAcceptance: Sendable {
                 switch error.code {
                 case .unsigned, .unknownKey, .badSignature:
                     "publish the channel again, signed with a key in the app's keyring"
+                case .seqTooLarge: "publish it under a seq (and epoch) of at most \(ChannelPointer.maximumSeq)"
+                case .wrongEpoch: "publish it with the key the app trusts for that epoch"
                 case .unsupportedFormat: "publish it in a format this app reads, or update the app"
                 default: "serve channels/NAME.json exactly as junction bundle publish wrote it"
                 }

@@ -15,8 +15,15 @@ extension UpdateRefusal {
         case pointerBadSignature
         /// The pointer's format version is not one this app reads.
         case pointerUnsupportedFormat
+        /// The pointer's seq or epoch is above 2⁵³ − 1 (`ChannelPointer.maximumSeq`).
+        case pointerSeqTooLarge
+        /// The pointer's epoch is not the one its key is trusted for.
+        case pointerWrongEpoch
         /// The pointer is signed for another channel than the one the device follows.
         case wrongChannel
+        /// The pointer's epoch is lower than the update last accepted: a pointer of an
+        /// epoch the channel has left, replayed or still served.
+        case staleEpoch
         /// The pointer's seq is lower than the update last accepted: a replay.
         case staleSeq
         /// The pointer's seq is the one last accepted, but it names another artifact.
@@ -56,7 +63,10 @@ extension UpdateRefusal {
             case .pointerUnknownKey: "pointerUnknownKey"
             case .pointerBadSignature: "pointerBadSignature"
             case .pointerUnsupportedFormat: "pointerUnsupportedFormat"
+            case .pointerSeqTooLarge: "pointerSeqTooLarge"
+            case .pointerWrongEpoch: "pointerWrongEpoch"
             case .wrongChannel: "wrongChannel"
+            case .staleEpoch: "staleEpoch"
             case .staleSeq: "staleSeq"
             case .conflictingSeq: "conflictingSeq"
             case .previouslyFailed: "previouslyFailed"
@@ -83,6 +93,8 @@ extension UpdateRefusal {
                 case .unknownKey: .pointerUnknownKey
                 case .badSignature: .pointerBadSignature
                 case .unsupportedFormat: .pointerUnsupportedFormat
+                case .seqTooLarge: .pointerSeqTooLarge
+                case .wrongEpoch: .pointerWrongEpoch
                 default: .pointerMalformed
                 }
         }

@@ -8,9 +8,9 @@ public struct VerifiedPointer: Sendable, Hashable {
     /// Its exact bytes, as verified.
     public let bytes: [UInt8]
 
-    /// The update it announces: its seq and its artifact's SHA-256.
+    /// The update it announces: its epoch, its seq and its artifact's SHA-256.
     public var identity: UpdateIdentity {
-        UpdateIdentity(seq: pointer.seq, artifactSHA256: pointer.artifactSHA256)
+        UpdateIdentity(epoch: pointer.epoch, seq: pointer.seq, artifactSHA256: pointer.artifactSHA256)
     }
 
     /// A verified pointer.

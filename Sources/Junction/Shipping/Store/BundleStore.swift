@@ -1,3 +1,4 @@
+import JunctionArtifact
 public import Logging
 import Synchronization
 
@@ -102,7 +103,8 @@ public final class BundleStore: Sendable {
     /// moves to `update`'s identity; a kill switch in force is lifted.
     /// - Parameter update: The verified pointer and artifact, byte for byte.
     /// - Throws: `StoreError` `.mismatch` when the artifact does not hash to the identity,
-    ///   `.oversize` beyond ``BundleStoreLimits``, `.rollback` below the ratchet, or what a
+    ///   `.oversize` beyond ``BundleStoreLimits``, `.seqTooLarge` for a seq or epoch above
+    ///   2⁵³ − 1, `.rollback` below the ratchet, or what a
     ///   file operation threw — in which case the store still loads the state from before.
     public func commit(_ update: StoredUpdate) throws(StoreError) {
         let identity = update.identity
@@ -181,7 +183,7 @@ public final class BundleStore: Sendable {
     /// than ``BundleStoreLimits/maximumFailures`` are forgotten. Already remembered: nothing changes.
     /// - Parameter identity: The refused update.
     /// - Throws: `StoreError` from a file operation (the store still loads the state from
-    ///   before), or `.mismatch` for a seq beyond `Int64.max`.
+    ///   before), or `.seqTooLarge` for a seq or epoch above 2⁵³ − 1.
     public func recordFailure(_ identity: UpdateIdentity) throws(StoreError) {
         try checkStorable(identity, operation: "record failure of")
         try lock.withLock { _ throws(StoreError) in
@@ -366,10 +368,11 @@ public final class BundleStore: Sendable {
     // MARK: - Writing
 
     private func checkStorable(_ identity: UpdateIdentity, operation: String) throws(StoreError) {
-        guard identity.seq <= UInt64(Int64.max) else {
+        guard identity.seq <= ChannelPointer.maximumSeq, identity.epoch <= ChannelPointer.maximumSeq else {
             throw StoreError(
-                .mismatch, path: statePath,
-                "\(operation) \(identity): seq is above \(Int64.max), which no channel pointer carries")
+                .seqTooLarge, path: statePath,
+                "\(operation) \(identity): the seq or epoch is above \(ChannelPointer.maximumSeq) (2^53 - 1), which no "
+                    + "channel pointer carries; nothing was stored")
         }
         guard StoreRecord.isHash(identity.artifactSHA256) else {
             throw StoreError(
@@ -389,12 +392,13 @@ public final class BundleStore: Sendable {
         }
     }
 
-    /// A seq below the ratchet, or the ratchet's seq with another artifact, is a rollback.
+    /// An epoch below the ratchet's, a seq below it in the same epoch, or the ratchet's epoch
+    /// and seq with another artifact, is a rollback.
     private func checkRatchet(_ record: StoreRecord, against identity: UpdateIdentity, operation: String)
         throws(StoreError)
     {
         if let ratchet = record.ratchet,
-            identity.seq < ratchet.seq || (identity.seq == ratchet.seq && identity != ratchet)
+            ratchet.isLater(than: identity) || (!identity.isLater(than: ratchet) && identity != ratchet)
         {
             throw StoreError(
                 .rollback, path: statePath,

@@ -30,8 +30,12 @@ extension StoreError {
         /// does not hash to its identity, or its sequence number cannot be stored.
         public static let mismatch = Code("mismatch")
 
-        /// The commit would move the ratchet backwards: a lower `seq` than the last accepted,
-        /// or the same `seq` with another artifact.
+        /// The commit would move the ratchet backwards: a lower epoch than the last accepted,
+        /// a lower `seq` in the same epoch, or the same epoch and `seq` with another artifact.
         public static let rollback = Code("rollback")
+
+        /// The update's `seq` or epoch is above 2⁵³ − 1 (`ChannelPointer.maximumSeq`), more
+        /// than any pointer carries: stored, it would be a ratchet nothing could pass.
+        public static let seqTooLarge = Code("seqTooLarge")
     }
 }

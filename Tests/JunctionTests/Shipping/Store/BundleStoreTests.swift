@@ -105,8 +105,9 @@ import Testing
         let huge = UpdateIdentity(seq: UInt64(Int64.max) + 1, artifactSHA256: String(repeating: "a", count: 64))
         #expect(
             throws: StoreError(
-                .mismatch, path: directory + "/state.json",
-                "record failure of \(huge): seq is above 9223372036854775807, which no channel pointer carries")
+                .seqTooLarge, path: directory + "/state.json",
+                "record failure of \(huge): the seq or epoch is above 9007199254740991 (2^53 - 1), which no channel pointer carries; nothing was stored"
+            )
         ) { try store.recordFailure(huge) }
         let badHash = UpdateIdentity(seq: 1, artifactSHA256: "../../etc/passwd")
         #expect(

@@ -86,11 +86,11 @@ struct StoreRecord: Hashable {
             throw CanonicalJSONError(
                 file: file, place: "", message: "not in the canonical form the store writes; it was edited or torn")
         }
-        if let current, ratchet.map({ $0.seq < current.identity.seq }) ?? true {
-            throw object.error("ratchet", "missing or below the current update's seq \(current.identity.seq)")
+        if let current, ratchet.map({ current.identity.isLater(than: $0) }) ?? true {
+            throw object.error("ratchet", "missing or below the current update \(current.identity)")
         }
-        if let pin, ratchet.map({ $0.seq < pin.identity.seq }) ?? true {
-            throw object.error("ratchet", "missing or below the kill switch's seq \(pin.identity.seq)")
+        if let pin, ratchet.map({ pin.identity.isLater(than: $0) }) ?? true {
+            throw object.error("ratchet", "missing or below the kill switch \(pin.identity)")
         }
     }
 
@@ -107,20 +107,32 @@ struct StoreRecord: Hashable {
         guard case .int(let seq) = try object.required("seq"), seq >= 0 else {
             throw object.error("seq", "not a whole number from 0")
         }
+        // Written only above 0: a state file from before epochs reads as epoch 0, and one at
+        // epoch 0 is what an older app reads.
+        var epoch: Int64 = 0
+        if let value = object.value("epoch") {
+            guard case .int(let number) = value, number >= 1 else {
+                throw object.error("epoch", "not a whole number from 1")
+            }
+            epoch = number
+        }
         let artifact = try object.requiredString("artifact")
         guard isHash(artifact) else { throw object.error("artifact", "not 64 lowercase hex digits") }
-        return UpdateIdentity(seq: UInt64(seq), artifactSHA256: artifact)
+        return UpdateIdentity(epoch: UInt64(epoch), seq: UInt64(seq), artifactSHA256: artifact)
     }
 
-    private static func value(_ identity: UpdateIdentity) -> RuleValue {
-        .table(["seq": .int(Int64(identity.seq)), "artifact": .string(identity.artifactSHA256)])
+    private static func fields(_ identity: UpdateIdentity) -> [String: RuleValue] {
+        var fields: [String: RuleValue] = [
+            "seq": .int(Int64(identity.seq)), "artifact": .string(identity.artifactSHA256),
+        ]
+        if identity.epoch > 0 { fields["epoch"] = .int(Int64(identity.epoch)) }
+        return fields
     }
+
+    private static func value(_ identity: UpdateIdentity) -> RuleValue { .table(fields(identity)) }
 
     private static func value(_ entry: Entry) -> RuleValue {
-        .table([
-            "seq": .int(Int64(entry.identity.seq)), "artifact": .string(entry.identity.artifactSHA256),
-            "pointer": .string(entry.pointerSHA256),
-        ])
+        .table(fields(entry.identity).merging(["pointer": .string(entry.pointerSHA256)]) { first, _ in first })
     }
 
     /// Whether `text` is a SHA-256 in lowercase hex: the only names the store builds paths from.
