@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Junction
 import JunctionArtifact
+import JunctionCore
 
 /// `junction bundle inspect FILE [--json]`: what an artifact says about itself, without a key.
 struct BundleInspectCommand: ParsableCommand {
@@ -39,11 +40,13 @@ struct BundleInspectCommand: ParsableCommand {
         let header = inspection.header
         let bad = Set(inspection.hashMismatches)
         var lines = [
-            "\(file): \(header.name) \(header.version), format \(header.format), \(inspection.length) bytes",
+            "\(file): \(ControlCharacters.escaped(header.name)) \(ControlCharacters.escaped(header.version)), format \(header.format), \(inspection.length) bytes",
             "  created   \(header.created.formatted(.iso8601))",
             "  expires   \(header.expires.formatted(.iso8601))",
         ]
-        if let minimum = header.minimumHostVersion { lines.append("  minimum host version \(minimum)") }
+        if let minimum = header.minimumHostVersion {
+            lines.append("  minimum host version \(ControlCharacters.escaped(minimum))")
+        }
         lines.append("  key id    \(header.keyID) (signature not checked)")
         lines.append("  tests     \(tests.map(String.init) ?? "unreadable")")
         lines.append("  members:")
@@ -54,7 +57,7 @@ struct BundleInspectCommand: ParsableCommand {
             let length =
                 String(repeating: " ", count: lengthWidth - String(member.length).count) + String(member.length)
             let mark = bad.contains(member.path) ? "  HASH MISMATCH" : ""
-            lines.append("    \(kind)  \(length)  \(member.sha256)  \(member.path)\(mark)")
+            lines.append("    \(kind)  \(length)  \(member.sha256)  \(ControlCharacters.escaped(member.path))\(mark)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

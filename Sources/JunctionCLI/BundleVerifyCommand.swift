@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JunctionArtifact
+import JunctionCore
 
 /// `junction bundle verify FILE --pubkey PUB...`: check an artifact as a device would.
 struct BundleVerifyCommand: ParsableCommand {
@@ -42,7 +43,7 @@ struct BundleVerifyCommand: ParsableCommand {
             let header = artifact.header
             let members = header.members.count == 1 ? "1 member" : "\(header.members.count) members"
             print(
-                "\(file): ok, \(header.name) \(header.version), \(members), signed by \(header.keyID), expires \(header.expires.formatted(.iso8601))"
+                "\(file): ok, \(ControlCharacters.escaped(header.name)) \(ControlCharacters.escaped(header.version)), \(members), signed by \(header.keyID), expires \(header.expires.formatted(.iso8601))"
             )
         } catch {
             print("\(file): refused: \(error)")

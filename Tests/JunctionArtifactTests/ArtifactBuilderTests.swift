@@ -117,7 +117,8 @@ import Testing
         builder.name = "ex\nample"
         #expect(
             Self.message { try builder.build(signedWith: Fixtures.key) }
-                == "malformedHeader: the header field name has a control character")
+                == #"malformedHeader: the header field name "ex\u{A}ample" holds the control character U+000A; it is one line of visible characters"#
+        )
     }
 
     /// The description of the error `body` throws, or `nil`.

@@ -1,4 +1,5 @@
 import Foundation
+import JunctionCore
 
 extension HeaderFields {
     /// The most bytes of UTF-8 in a name, version or minimum host version.
@@ -60,19 +61,18 @@ extension HeaderFields {
     static func textProblem(_ text: String) -> String? {
         if text.isEmpty { return "is empty" }
         if text.utf8.count > textLimit { return "has \(text.utf8.count) bytes; at most \(textLimit) are allowed" }
-        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            return "has a control character"
+        // Bidi controls and line separators too: `exa\u{202E}elpm` printed as "example".
+        if let (scalar, _) = ControlCharacters.first(in: text) {
+            return
+                "\(quoted(text)) holds the control character \(ControlCharacters.name(scalar)); it is one line of visible characters"
         }
         return nil
     }
 
-    /// `text` in quotes, cut at 64 characters, control characters escaped: it came from an
-    /// untrusted file and goes into a message.
+    /// `text` in quotes, cut at 64 characters, control characters, line separators and bidi
+    /// controls escaped (`\u{202E}`): it came from an untrusted file and goes into a message.
     static func quoted(_ text: String) -> String {
         let cut = text.count > 64 ? String(text.prefix(64)) + "…" : text
-        return "\""
-            + cut.unicodeScalars.map {
-                $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0)
-            }.joined() + "\""
+        return "\"" + ControlCharacters.escaped(cut) + "\""
     }
 }
