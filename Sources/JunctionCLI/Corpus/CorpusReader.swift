@@ -24,6 +24,7 @@ struct CorpusReader {
     private var offset = 0
     private var atEnd = false
     private var lineNumber = 0
+    private var examinedLines = 0
 
     /// A reader of `path` (`-` for standard input).
     /// - Parameters:
@@ -42,6 +43,10 @@ struct CorpusReader {
     /// Lines read so far.
     var lines: Int { lineNumber }
 
+    /// Lines looked at one by one so far: every line but the empty ones (`\n`, `\r\n`),
+    /// which are skipped a byte at a time.
+    var examined: Int { examinedLines }
+
     /// The next batch — empty at the end of the file — and, when a line cannot be read,
     /// the error: the entries before that line are still returned, to be decided first.
     mutating func nextBatch(limit: Int = batchSize) -> (entries: [CorpusEntry], failure: CorpusError?) {
@@ -59,10 +64,12 @@ struct CorpusReader {
     /// The next line's bytes without its end, or `nil` at the end of the file.
     private mutating func nextLine() throws(CorpusError) -> ArraySlice<UInt8>? {
         while true {
+            skipEmptyLines()
             if let end = buffer[offset...].firstIndex(of: 0x0A) {
                 let line = buffer[offset..<end]
                 offset = end + 1
                 lineNumber += 1
+                examinedLines += 1
                 try checkLength(line.count, line: lineNumber)
                 return line.last == 0x0D ? line.dropLast() : line
             }
@@ -71,6 +78,7 @@ struct CorpusReader {
                 let line = buffer[offset...]
                 offset = buffer.count
                 lineNumber += 1
+                examinedLines += 1
                 try checkLength(line.count, line: lineNumber)
                 return line
             }
@@ -83,6 +91,29 @@ struct CorpusReader {
         }
     }
 
+    /// Counts and steps over the empty lines at `offset`. A gzip of nothing but newlines
+    /// inflates about a thousand times: each such line had cost a slice, a `String` and a
+    /// trim (~4 MB/s, over 120 s for 1 MB compressed); now it costs a compare or two.
+    private mutating func skipEmptyLines() {
+        let (end, count) = buffer.withUnsafeBufferPointer { bytes -> (Int, Int) in
+            var index = offset
+            var count = 0
+            while index < bytes.count {
+                if bytes[index] == 0x0A {
+                    index += 1
+                } else if bytes[index] == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A {
+                    index += 2
+                } else {
+                    break
+                }
+                count += 1
+            }
+            return (index, count)
+        }
+        offset = end
+        lineNumber += count
+    }
+
     private func checkLength(_ count: Int, line: Int) throws(CorpusError) {
         guard count <= Self.maximumLineBytes else {
             throw CorpusError(
@@ -92,6 +123,8 @@ struct CorpusReader {
     }
 
     private func entry(_ bytes: ArraySlice<UInt8>) throws(CorpusError) -> CorpusEntry? {
+        // Blank (spaces and tabs only): skipped before any text is made of it.
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
         let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
         if text.isEmpty || text.hasPrefix("#") { return nil }
         guard text.hasPrefix("{") else {
