@@ -151,8 +151,11 @@ import JunctionTestSupport
     @Test func aRuleIsChargedTheSameWhateverStringsEarlierDecisionsMade() throws {
         let source = """
             interceptor { name = "make", all = true, run = function(req, ctx)
-              local t = {}
-              for i = 1, ctx.count do t["key" .. i] = ("s" .. i):upper() end
+              local t, keys = {}, {}
+              for i = 1, ctx.count do
+                t[i] = ("s" .. i):upper()
+                if i <= 1000 then keys["key" .. i] = i end
+              end
               return respond(#ctx.token)
             end }
             """

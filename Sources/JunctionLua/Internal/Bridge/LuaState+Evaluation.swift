@@ -30,6 +30,7 @@ extension LuaState {
         context.pointee.stopRecorded = false
         context.pointee.memoryExhausted = false
         context.pointee.hashPartRefused = false
+        budget.pointee.hostSizesTable = false
         context.pointee.metering = true
         let status: Int32
         if context.pointee.lineRecorder != nil {

@@ -255,7 +255,12 @@ enum RuleValueWriter {
         case .table:
             let count = take(Int.self, at: &cursor)
             luaL_checkstack(state, 6, nil)
+            // Sized once for keys that are strings, which Lua hashes with a seed of its own:
+            // no chain to attack, and no rehash, so past the cap on a rule's tables.
+            let budget = MemoryBudget.of(state)
+            budget?.pointee.hostSizesTable = true
             lua_createtable(state, 0, Int32(clamping: count))
+            budget?.pointee.hostSizesTable = false
             for _ in 0..<count {
                 pushString(state, at: &cursor)
                 decode(state, at: &cursor, readOnly: readOnly)

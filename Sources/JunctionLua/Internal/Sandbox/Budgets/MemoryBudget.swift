@@ -22,6 +22,21 @@ struct MemoryBudget {
     /// What the allocator sees of the evaluation thread (see ``ThreadWatch``).
     var watch = ThreadWatch()
 
+    /// Set while the host sizes a table it fills with string keys (``RuleValueWriter``):
+    /// its hash part is made once, and Lua hashes strings with a seed of its own, so no
+    /// chain a rule chose: ``maximumHashNodes`` does not apply to it.
+    var hostSizesTable = false
+
+    /// The budget of `state`, when its allocator is ``allocator`` (a state the tests make
+    /// without the sandbox may have another).
+    static func of(_ state: OpaquePointer?) -> UnsafeMutablePointer<MemoryBudget>? {
+        var userData: UnsafeMutableRawPointer?
+        guard let function = lua_getallocf(state, &userData),
+            unsafeBitCast(function, to: UnsafeRawPointer.self) == unsafeBitCast(allocator, to: UnsafeRawPointer.self)
+        else { return nil }
+        return userData?.assumingMemoryBound(to: MemoryBudget.self)
+    }
+
     /// The last growth refused for the cap, to tell Lua's retry after its emergency
     /// collection: refused again, memory has run out for the evaluation.
     private var refused: (block: UnsafeMutableRawPointer?, oldSize: Int, newSize: Int)?
@@ -57,7 +72,7 @@ struct MemoryBudget {
             let growth = newSize - previous
             if let context = budget.pointee.context, context.pointee.metering {
                 guard !context.pointee.memoryExhausted else { return nil }
-                if block == nil && oldSize == 0 && isOversizedHashPart(newSize) {
+                if block == nil && oldSize == 0 && !budget.pointee.hostSizesTable && isOversizedHashPart(newSize) {
                     // Refused for good: the evaluation ends, as when memory runs out.
                     context.pointee.hashPartRefused = true
                     context.pointee.memoryExhausted = true
