@@ -22,7 +22,9 @@ struct BundlePublishCommand: ParsableCommand {
             raising the percent keeps every device that has it; else random), pin_embedded. \
             The current pointer must verify with the key or a --pubkey; --seq N --force \
             replaces one that does not. A rollback is publishing an older FILE again: it gets a new, higher seq. \
-            Both files are written atomically, the object first. Exit status: 0 published, 1 \
+            Both files are written atomically, the object first. The pointer is dated (its \
+            modification time, whence nginx's ETag) after every pointer the channel served, \
+            recorded in DIR/channels/.NAME.served; keep that file with the channel. Exit status: 0 published, 1 \
             refused (the typed reason is printed), 2 when the options, the key or FILE cannot \
             be used.
             """
@@ -119,6 +121,11 @@ struct BundlePublishCommand: ParsableCommand {
         let pointerPath = directory + "/channels/" + channel + ".json"
         let current = try currentPointer(
             at: pointerPath, keyring: Keyring([signingKey.publicKey] + options.previousKeys))
+        let mark: ChannelServedMark
+        do { mark = try ChannelServedMark(directory: directory, channel: channel) } catch {
+            print("\(pointerPath): refused: \(error)")
+            throw ExitCode(1)
+        }
         let nextSeq = try Self.seq(
             after: current, requested: options.seq, epoch: signingKey.epoch, allowJump: allowSeqJump,
             path: pointerPath)
@@ -150,8 +157,14 @@ struct BundlePublishCommand: ParsableCommand {
             throw ExitCode(1)
         }
         try storeObject(bytes, at: objectPath)
+        let modified: Int
+        do { modified = try mark.nextTime(replacing: pointerPath) } catch {
+            print("\(pointerPath): refused: \(error)")
+            throw ExitCode(1)
+        }
         do {
-            let modified = Self.pointerTime(replacing: pointerPath)
+            // The mark first: a pointer is never served dated past it, even if publish stops between the two.
+            try mark.record(modified)
             try AtomicFile.write(try pointer.signed(with: signingKey), to: pointerPath, modified: modified)
         } catch {
             printError("bundle publish: \(error)")
@@ -320,19 +333,6 @@ struct BundlePublishCommand: ParsableCommand {
             printError("bundle publish: \(error)")
             throw ExitCode(1)
         }
-    }
-
-    /// The pointer's modification time: now, or one second past the pointer it replaces
-    /// when that is later. Static hosts derive validators from it — nginx's ETag is
-    /// `"<mtime>-<size>"`, in whole seconds — and two pointers of one size published within
-    /// a second would otherwise share an ETag, so devices holding the first would be told
-    /// `304 Not Modified` about the second.
-    static func pointerTime(replacing path: String, now: Date = Date()) -> Int {
-        let current = Int(now.timeIntervalSince1970)
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let previous = attributes[.modificationDate] as? Date
-        else { return current }
-        return max(current, Int(previous.timeIntervalSince1970.rounded(.down)) + 1)
     }
 
     /// 16 random lowercase hex digits.
