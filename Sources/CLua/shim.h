@@ -105,6 +105,9 @@ static inline int jl_gc(lua_State *L, int what, int arg) { return lua_gc(L, what
 // variadic: LUA_GCGEN reads two more ints, 0 meaning "keep the current value").
 static inline int jl_gc_generational(lua_State *L) { return lua_gc(L, LUA_GCGEN, 0, 0); }
 
+// Switches to incremental collection (LUA_GCINC reads three more ints, 0 keeping each).
+static inline int jl_gc_incremental(lua_State *L) { return lua_gc(L, LUA_GCINC, 0, 0, 0); }
+
 // The heap size Lua accounts for, in bytes.
 static inline size_t jl_gc_count_bytes(lua_State *L) {
     return (size_t)lua_gc(L, LUA_GCCOUNT, 0) * 1024 + (size_t)lua_gc(L, LUA_GCCOUNTB, 0);

@@ -84,6 +84,7 @@ public final class RuleEngine {
         globalAssignments = sealed.globalAssignments
         let names = sealed.names
         functionIndex = Dictionary(names.enumerated().map { ($1, $0 + 1) }, uniquingKeysWith: { first, _ in first })
+        state.settleMainThread()
         try state.renewEvaluationThread()
         state.holdCollector()
     }

@@ -70,6 +70,60 @@ import Testing
         #expect(warm.instructions == cold.instructions)
     }
 
+    // MARK: - Memory
+
+    /// A victim's decision holds `count` distinct strings at once, which grows Lua's string
+    /// table; a probe then asks whether `bytes` more fit under the memory cap.
+    static let memoryReader = """
+        interceptor { name = "strings", all = true, run = function(req, ctx)
+          local kept = {}
+          for i = 1, ctx.count do kept[i] = "s" .. i end
+        end }
+        interceptor { name = "fill", all = true, run = function(req, ctx)
+          return respond(#("x"):rep(ctx.bytes))
+        end }
+        local function depth(n) if n <= 0 then return 0 end return 1 + depth(n - 1) end
+        depth(20000)
+        """
+
+    static let memoryLimits = SandboxLimits(
+        instructions: 100_000_000, decisionInstructions: 100_000_000, decisionTime: .seconds(120))
+
+    static func fits(_ bytes: Int, on engine: RuleEngine) throws -> Bool {
+        try observe(engine, "fill", ["bytes": .int(Int64(bytes))]).hasPrefix("{")
+    }
+
+    /// Regression: whether a rule runs out of memory depended on history — on the string
+    /// table earlier decisions grew (a pointer per string they held at once, kept until
+    /// later collections shrink it), and on the call frames the bundle's loading grew,
+    /// given back whenever a collection in incremental mode happened to run. The string
+    /// table is not counted against the cap, and loading's frames are given back before
+    /// the first evaluation: the most a probe can take is the same on a new engine and
+    /// after a decision that held 100,000 strings.
+    @Test func theMemoryARuleCanTakeDoesNotDependOnHistory() throws {
+        var (low, high) = (1 << 20, 8 << 20)  // fits at low, not at high
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            let fresh = try Self.engine(Self.memoryReader, limits: Self.memoryLimits)
+            if try Self.fits(middle, on: fresh) { low = middle } else { high = middle }
+        }
+        let seasoned = try Self.engine(Self.memoryReader, limits: Self.memoryLimits)
+        _ = try Self.observe(seasoned, "strings", ["count": .int(100_000)])
+        #expect(try Self.fits(low, on: seasoned), "\(low) bytes fit on a new engine")
+        #expect(try !Self.fits(high, on: seasoned), "\(high) bytes do not fit on a new engine")
+    }
+
+    /// What the main thread grew while the bundle loaded (here, 20,000 call frames and the
+    /// stack they needed, ~2 MB) is given back before the first evaluation, not whenever a
+    /// later collection happens to.
+    @Test func whatLoadingGrewIsGivenBackBeforeTheFirstEvaluation() throws {
+        let deep = try Self.engine(Self.memoryReader, limits: Self.memoryLimits)
+        let flat = try Self.engine(
+            Self.memoryReader.replacingOccurrences(of: "depth(20000)", with: "depth(1)"), limits: Self.memoryLimits)
+        for engine in [deep, flat] { engine.collectGarbage() }
+        #expect(abs(deep.memoryInUse - flat.memoryInUse) < 4_096, "\(deep.memoryInUse) against \(flat.memoryInUse)")
+    }
+
     // MARK: - The differential property
 
     /// One random rule: a sequence of steps — deep recursion, string building, table growth,

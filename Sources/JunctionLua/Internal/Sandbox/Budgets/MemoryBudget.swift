@@ -22,6 +22,21 @@ struct MemoryBudget {
     /// What the allocator sees of the evaluation thread (see ``ThreadWatch``).
     var watch = ThreadWatch()
 
+    /// Lua's string table (`global_State.strt.hash`), found while the state is made and
+    /// followed through its resizes, and its size. It is left out of the cap: it grows with
+    /// the short strings earlier evaluations held at once and shrinks only at later
+    /// collections, so counting it would let a rule that fills memory to the cap learn how
+    /// many strings other decisions made. It holds a pointer per string at most twice over,
+    /// and the strings themselves count.
+    private var stringTable: UnsafeMutableRawPointer?
+    private(set) var stringTableBytes = 0
+    /// Whether the string table was looked for: the first vector of
+    /// ``initialStringTableBytes`` a new state makes.
+    private var stringTableSought = false
+
+    /// `MINSTRTABSIZE` (128 in every Lua 5.4) pointers: the string table `lua_newstate` makes.
+    private static let initialStringTableBytes = 128 * MemoryLayout<UnsafeRawPointer>.size
+
     /// Set while the host sizes a table it fills with string keys (``RuleValueWriter``):
     /// its hash part is made once, and Lua hashes strings with a seed of its own, so no
     /// chain a rule chose: ``maximumHashNodes`` does not apply to it.
@@ -55,6 +70,10 @@ struct MemoryBudget {
         // Without a block, `oldSize` names the kind of object being created, not a size.
         let previous = block == nil ? 0 : oldSize
         if newSize == 0 {
+            if block != nil, block == budget.pointee.stringTable {
+                budget.pointee.stringTable = nil
+                budget.pointee.stringTableBytes = 0
+            }
             if block != nil {
                 let moved = budget.pointee.watch.freed(block, size: previous)
                 // A stack that moved is Lua's own bookkeeping, not the rule's work: when it
@@ -94,7 +113,8 @@ struct MemoryBudget {
                 if context.pointee.tripped, growth > 1024 { return nil }
             }
             // Written as a difference so a huge request cannot overflow the sum.
-            if growth > budget.pointee.limit - budget.pointee.inUse {
+            let counted = budget.pointee.inUse - budget.pointee.stringTableBytes
+            if block == nil || block != budget.pointee.stringTable, growth > budget.pointee.limit - counted {
                 budget.pointee.refuse(block, oldSize: oldSize, newSize: newSize)
                 return nil
             }
@@ -102,8 +122,28 @@ struct MemoryBudget {
         }
         guard let resized = realloc(block, newSize) else { return nil }
         budget.pointee.watch.allocated(block, tag: block == nil ? oldSize : 0, size: newSize, result: resized)
+        budget.pointee.followStringTable(block, tag: oldSize, size: newSize, result: resized)
         budget.pointee.inUse += newSize - previous
         return resized
+    }
+
+    /// Keeps ``stringTable`` on the string table: the first vector of its initial size a
+    /// new state makes (after its stack and its registry's array, which are smaller), then
+    /// wherever Lua resizes it to.
+    @inline(__always)
+    private mutating func followStringTable(
+        _ block: UnsafeMutableRawPointer?, tag: Int, size: Int, result: UnsafeMutableRawPointer
+    ) {
+        if let block {
+            if block == stringTable {
+                stringTable = result
+                stringTableBytes = size
+            }
+        } else if !stringTableSought, tag == 0, size == Self.initialStringTableBytes {
+            stringTableSought = true
+            stringTable = result
+            stringTableBytes = size
+        }
     }
 
     /// The most keys a table's hash part may hold while rules run: 1,024.

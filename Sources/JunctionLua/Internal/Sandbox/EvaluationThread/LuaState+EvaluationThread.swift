@@ -45,6 +45,27 @@ extension LuaState {
         frame.handle = thread
     }
 
+    /// Gives back what the main thread grew while the bundle loaded — a call frame per depth
+    /// its code reached, and its stack — by full collections in incremental mode (the
+    /// generational collector's never shrink a thread) until one frees nothing more.
+    ///
+    /// Otherwise a collection long after, in the incremental mode the generational collector
+    /// falls back to after a collection that freed little, would give them back then, and
+    /// how much memory a rule could still take would depend on whether earlier decisions
+    /// had made garbage enough for that. Run once, after loading and before the first
+    /// evaluation thread; after it, the main thread is at a size no collection changes.
+    func settleMainThread() {
+        _ = jl_gc_incremental(main)
+        var held = memoryInUse
+        for _ in 0..<40 {
+            _ = jl_gc(main, LUA_GCCOLLECT, 0)
+            let now = memoryInUse
+            if now >= held { break }
+            held = now
+        }
+        _ = jl_gc_generational(main)
+    }
+
     /// Stops the collector from running inside units of work: from now on it runs between
     /// them (``collectBetweenUnits()``), and inside one only when memory runs out.
     ///
