@@ -114,8 +114,18 @@
             _ = jc_setopt_string(curl, CURLOPT_URL, request.url.absoluteString)
             _ = jc_setopt_long(curl, CURLOPT_HTTPGET, 1)
             _ = jc_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
-            _ = jc_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
-            _ = jc_setopt_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+            // libcurl 7.85 and later: an older one would follow a redirect to any scheme.
+            guard jc_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK,
+                jc_setopt_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") == CURLE_OK
+            else {
+                answer(
+                    .failure(
+                        UpdateTransportError(
+                            .cannotConnect,
+                            "\(describe): this libcurl cannot limit redirects to http and https; it needs 7.85 or later"
+                        )))
+                return
+            }
             _ = jc_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 1)
             _ = jc_setopt_long(curl, CURLOPT_MAXREDIRS, Self.maximumRedirects)
             _ = jc_setopt_long(curl, CURLOPT_TIMEOUT_MS, milliseconds)
