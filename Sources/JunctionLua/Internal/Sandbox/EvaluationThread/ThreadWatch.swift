@@ -40,8 +40,9 @@ struct ThreadWatch {
     /// While a thread is made: the sizes of the new vectors its frames took, and how many of
     /// each — a few sizes at most, so a short list.
     private var frameSizes: [(size: Int, count: Int)] = []
-    /// The last new vector made while a thread is made: the stack's new block when Lua then
-    /// frees the old one (Lua 5.4.0–5.4.5 move a growing stack into a new block).
+    /// The last new vector made, if nothing was allocated or freed since: the stack's new
+    /// block when Lua then frees the old one (Lua 5.4.0–5.4.5 move a growing or shrinking
+    /// stack into a new block).
     private var lastVector: (block: UnsafeMutableRawPointer, size: Int)?
     /// Set once the thread in use is no longer as it was made.
     var changed = true
