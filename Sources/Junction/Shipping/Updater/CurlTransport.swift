@@ -35,12 +35,7 @@
                 throw UpdateTransportError(.cannotConnect, "libcurl could not be initialized")
             }
             let exchange = CurlExchange(request: request)
-            // A dispatch timer, not a task: the deadline fires even while every thread of the
-            // cooperative pool is busy.
-            let deadline = DispatchWorkItem { exchange.expire() }
-            let (seconds, attoseconds) = (request.deadline - ContinuousClock.now).components
-            let nanoseconds = max(0, min(seconds, 86_400 * 365)) * 1_000_000_000 + attoseconds / 1_000_000_000
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds)), execute: deadline)
+            let deadline = request.scheduleDeadline { exchange.expire() }
             defer { deadline.cancel() }
             let result = await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in exchange.start(continuation) }

@@ -55,12 +55,7 @@ public final class URLSessionTransport: UpdateTransport, Sendable {
         let exchange = Exchange(request: request, task: task)
         exchanges.add(exchange, for: task.taskIdentifier)
         defer { exchanges.remove(task.taskIdentifier) }
-        // A dispatch timer, not a task: the deadline fires even while every thread of the
-        // cooperative pool is busy.
-        let deadline = DispatchWorkItem { exchange.expire() }
-        let (seconds, attoseconds) = (request.deadline - ContinuousClock.now).components
-        let nanoseconds = max(0, min(seconds, 86_400 * 365)) * 1_000_000_000 + attoseconds / 1_000_000_000
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds)), execute: deadline)
+        let deadline = request.scheduleDeadline { exchange.expire() }
         defer { deadline.cancel() }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

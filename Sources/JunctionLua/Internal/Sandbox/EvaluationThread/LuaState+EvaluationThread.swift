@@ -19,7 +19,9 @@ extension LuaState {
     /// - Throws: ``LuaError/Code/memory`` when the new thread does not fit in the memory limit.
     func renewEvaluationThread() throws(LuaError) {
         if evaluationThread == LUA_NOREF {
-            lua_pushboolean(main, 1)  // a placeholder, so the slot exists before any thread
+            // Reserve the registry slot with any value, so that storing a thread in it later
+            // overwrites an existing entry, which allocates nothing.
+            lua_pushboolean(main, 1)
             evaluationThread = try reference(in: main)
         }
         // Held from the first thread on (``holdCollector()``); stopped here before that.
