@@ -32,7 +32,7 @@ import JunctionTestSupport
             ])
     }
 
-    /// The README's example, as written there.
+    /// The tour's example (docs/tour.md, "Lua rules from Swift"), as written there.
     @Test func runsTheReadmeExample() throws {
         let engine = try RuleEngine(sources: [
             RuleSource(

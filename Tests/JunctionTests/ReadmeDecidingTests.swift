@@ -2,7 +2,7 @@ import Junction
 import JunctionAuthoring
 import Testing
 
-/// The README's "Deciding a request" snippet, kept true.
+/// docs/tour.md's "Deciding a request" snippet, kept true.
 @Suite struct ReadmeDecidingTests {
     static let example = CLIPaths.repositoryRoot + "/rules/example"
 

@@ -2,8 +2,8 @@ import Junction
 import JunctionAuthoring
 import Testing
 
-/// The README's "What the routers it replaces had" snippet, kept true: its lines, with
-/// `#expect`s where the README has comments.
+/// docs/tour.md's "What the routers it replaces had" snippet, kept true: its lines, with
+/// `#expect`s where the tour has comments.
 @MainActor
 @Suite struct ReadmeRouterFeaturesTests {
     /// Stands in for a mini-program runtime that opens H5 pages on its own stack.
@@ -28,7 +28,7 @@ import Testing
         await router.open("myapp://moments/1")
         await router.open("myapp://moments/2")
 
-        // --- README: "What the routers it replaces had" ---
+        // --- docs/tour.md: "What the routers it replaces had" ---
         await router.open("myapp://order/AB123456")
         let second = await router.open("myapp://order/AB123456")
         #expect(second.summary.hasPrefix("reused order.detail"))

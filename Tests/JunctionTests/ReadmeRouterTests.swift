@@ -2,8 +2,8 @@ import Junction
 import JunctionAuthoring
 import Testing
 
-/// The README's Router tour, kept true: the snippet below is the README's, line for line,
-/// with `#expect`s where the README has comments.
+/// docs/tour.md's Router tour, kept true: the snippet below is the tour's, line for line,
+/// with `#expect`s where the tour has comments.
 @MainActor
 @Suite struct ReadmeRouterTests {
     final class HomePage {}
@@ -24,7 +24,7 @@ import Testing
         var analytics: [String] = []
         var picked: RouteResult?
 
-        // --- README: "Opening URLs: the Router" ---
+        // --- docs/tour.md: "Opening URLs: the Router" ---
         let router = try Router(
             bundle: RuleBundle.load(directory: ReadmeDecidingTests.example),
             presenter: HeadlessPresenter(),  // a UIKit presenter in an app (below)
@@ -64,7 +64,7 @@ import Testing
         if let error = opening.error {
             print(error.code, error.rejection?.code ?? 0)  // rejected 403: not exported
         }
-        // --- end of README snippet ---
+        // --- end of the tour's snippet ---
         #expect(opening.error?.code == .rejected)
         #expect(opening.error?.rejection?.code == 403)
         #expect(

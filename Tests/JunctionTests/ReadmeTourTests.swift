@@ -1,8 +1,8 @@
 import Junction
 import Testing
 
-/// The README's "Route tables and matching" and "URIs" snippets, kept true: each comment
-/// of the README is an `#expect` here.
+/// docs/tour.md's "Route tables and matching" and "URIs" snippets, kept true: each comment
+/// of the tour is an `#expect` here.
 @Suite struct ReadmeTourTests {
     @Test func theRouteTableSnippetDoesWhatItSays() throws {
         let table = try RouteTable(routes: [

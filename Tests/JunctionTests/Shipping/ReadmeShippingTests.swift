@@ -3,8 +3,8 @@ import Junction
 import JunctionArtifact
 import Testing
 
-/// The README's "Shipping bundles" Swift snippet, kept true: the same calls on the shipping
-/// fixture's keys and artifacts, each comment of the README an `#expect` here.
+/// docs/shipping.md's Swift snippet, kept true: the same calls on the shipping
+/// fixture's keys and artifacts, each comment of the tour an `#expect` here.
 @Suite struct ReadmeShippingTests {
     @Test func theDeviceSnippetDoesWhatItSays() async throws {
         let opsKey = ShippingFixture.key.publicKey
