@@ -16,8 +16,10 @@ let package = Package(
         .library(name: "Junction", targets: ["Junction"]),
         .library(name: "JunctionCore", targets: ["JunctionCore"]),
         .library(name: "JunctionLua", targets: ["JunctionLua"]),
+        .library(name: "JunctionShipping", targets: ["JunctionShipping"]),
         .library(name: "JunctionArtifact", targets: ["JunctionArtifact"]),
         .library(name: "JunctionAuthoring", targets: ["JunctionAuthoring"]),
+        .library(name: "JunctionTooling", targets: ["JunctionTooling"]),
         .executable(name: "junction", targets: ["JunctionCLI"]),
     ],
     dependencies: [
@@ -63,10 +65,19 @@ let package = Package(
             resources: [.embedInCode("Prelude")],
             swiftSettings: strictSettings
         ),
+        // The router: the decider, the policy snapshot in force, the page stack. No Crypto,
+        // no artifact, no file or network I/O: shipping is `JunctionShipping`'s.
         .target(
             name: "Junction",
+            dependencies: ["JunctionCore", "JunctionLua", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        // The device's shipping side: the store, the installer and its acceptance pipeline,
+        // the updater and its transports. It activates policies in a `Junction.ActivePolicy`.
+        .target(
+            name: "JunctionShipping",
             dependencies: [
-                "JunctionCore", "JunctionLua", "JunctionArtifact", .product(name: "Logging", package: "swift-log"),
+                "Junction", "JunctionArtifact", .product(name: "Logging", package: "swift-log"),
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 // SHA-256 of a downloaded artifact, checked against its pointer before anything else reads it.
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -87,12 +98,21 @@ let package = Package(
             dependencies: ["CLibYAML", "JunctionCore", "JunctionLua", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // Tooling over a decider: the bundle checker, decision diffs and capability files, for
+        // the CLI and CI. A device never links it (`scripts/check-linkage`).
+        .target(
+            name: "JunctionTooling",
+            dependencies: ["Junction", "JunctionCore", "JunctionLua"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "JunctionCLI",
             dependencies: [
                 "Junction",
+                "JunctionShipping",
                 "JunctionArtifact",
                 "JunctionAuthoring",
+                "JunctionTooling",
                 "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -103,7 +123,7 @@ let package = Package(
         // What several test targets share: a seeded generator and a log that tests read back.
         .target(
             name: "JunctionTestSupport",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: ["Junction", .product(name: "Logging", package: "swift-log")],
             path: "Tests/JunctionTestSupport",
             exclude: ["hostile_http_server.py"],
             swiftSettings: strictSettings
@@ -122,15 +142,26 @@ let package = Package(
         // A child process that commits to a BundleStore in a loop, for the test that kills it.
         .executableTarget(
             name: "JunctionStoreProbe",
-            dependencies: ["Junction", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["JunctionShipping", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/JunctionStoreProbe",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "JunctionTests",
+            dependencies: ["Junction", "JunctionAuthoring", "JunctionTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "JunctionShippingTests",
             dependencies: [
-                "Junction", "JunctionAuthoring", "JunctionTestSupport", "JunctionStoreProbe",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "JunctionShipping", "Junction", "JunctionArtifact", "JunctionAuthoring", "JunctionTestSupport",
+                "JunctionStoreProbe", .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "JunctionToolingTests",
+            dependencies: ["JunctionTooling", "Junction", "JunctionAuthoring", "JunctionTestSupport"],
             swiftSettings: strictSettings
         ),
         // The output of `junction codegen` for rules/example/routes.yaml, compiled with every
@@ -148,7 +179,8 @@ let package = Package(
         .testTarget(
             name: "JunctionCLITests",
             dependencies: [
-                "JunctionCLI", "Junction", "JunctionAuthoring", "JunctionArtifact", "JunctionTestSupport",
+                "JunctionCLI", "Junction", "JunctionShipping", "JunctionAuthoring", "JunctionArtifact",
+                "JunctionTooling", "JunctionTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Fixtures"), .copy("Snapshots")],

@@ -25,6 +25,7 @@ let package = Package(
                 .product(name: "Junction", package: "Junction"),
                 .product(name: "JunctionCore", package: "Junction"),
                 .product(name: "JunctionLua", package: "Junction"),
+                .product(name: "JunctionShipping", package: "Junction"),
                 .product(name: "JunctionArtifact", package: "Junction"),
                 .product(name: "JunctionAuthoring", package: "Junction"),
                 .product(name: "RoutingKit", package: "routing-kit"),

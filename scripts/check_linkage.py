@@ -1,14 +1,23 @@
-"""What a device links: no product an app ships may reach the YAML library.
+"""What a device links: the products an app ships reach no authoring or tooling code.
 
 Reads `swift package describe --type json` on stdin and follows every target's
-`target_dependencies`, transitively, from each device product's targets. Exit 0 when
-none reaches a forbidden target; 1, naming each path (`Junction -> JunctionCore ->
-CLibYAML`), when one does, or when a device product is missing from the description
-(a rename must not make the check pass by checking nothing).
+`target_dependencies` (and, at each target, its `product_dependencies`), transitively,
+from each device product's targets. The rules:
+
+- no device product reaches YAML (`CLibYAML`, `JunctionAuthoring`), the checker and the
+  diff (`JunctionTooling`), or the CLI's zlib (`CZlib`);
+- the router (`Junction`) reaches no shipping: not `JunctionShipping`, `JunctionArtifact`,
+  `CCurl` or swift-crypto's `Crypto` — an app that ships its bundle inside itself links
+  no downloader and no signature code;
+- the artifact (`JunctionArtifact`) reaches no router.
+
+Exit 0 when every rule holds; 1, naming each path (`Junction -> JunctionCore -> CLibYAML`),
+when one does not, or when a device product is missing from the description (a rename
+must not make the check pass by checking nothing).
 
 `--self-test` checks the checker instead: on the description it is given it must pass,
-and on copies doctored to reach CLibYAML directly, through JunctionCore, through
-JunctionAuthoring, three steps away through a cycle, or with a device product renamed
+and on copies doctored to break each rule (directly, through another target, three steps
+away through a cycle, through a product dependency) or with a device product renamed
 away, it must fail with exactly the expected paths.
 """
 
@@ -16,33 +25,40 @@ import copy
 import json
 import sys
 
-# The products an app links to run bundles from artifacts.
-DEVICE_PRODUCTS = ("Junction", "JunctionArtifact")
-# What authoring links and a device must not.
-FORBIDDEN = ("CLibYAML",)
+# What no product an app ships may reach: YAML, authoring, tooling, the CLI's zlib.
+AUTHORING = ("CLibYAML", "CZlib", "JunctionAuthoring", "JunctionTooling")
+# Each device product, and what it must not reach.
+RULES = {
+    "Junction": AUTHORING + ("JunctionShipping", "JunctionArtifact", "CCurl", "Crypto"),
+    "JunctionShipping": AUTHORING,
+    "JunctionArtifact": AUTHORING + ("Junction", "JunctionShipping"),
+}
+DEVICE_PRODUCTS = tuple(RULES)
 
 
-def forbidden_paths(description, products=DEVICE_PRODUCTS, forbidden=FORBIDDEN):
-    """Every problem as a line: a path from a device product to a forbidden target, or a
-    device product the description lacks. Empty when the products link cleanly."""
+def forbidden_paths(description, rules=RULES):
+    """Every problem as a line: a path from a device product to a target (or product) it
+    must not reach, or a device product the description lacks. Empty when all hold."""
     targets = {t["name"]: t for t in description.get("targets", [])}
     by_name = {p["name"]: p for p in description.get("products", [])}
     problems = []
-    for product in products:
+    for product, forbidden in rules.items():
         if product not in by_name:
             problems.append(f"product {product} is not in the package description")
             continue
-        # Breadth first, so each forbidden target is reported by its shortest path.
+        # Breadth first, so each forbidden name is reported by its shortest path.
         paths = {name: [product] + ([name] if name != product else []) for name in by_name[product]["targets"]}
         queue = list(by_name[product]["targets"])
         reported = set()
         while queue:
             name = queue.pop(0)
-            if name in forbidden and name not in reported:
-                reported.add(name)
-                problems.append(f"{' -> '.join(paths[name])}: product {product} links {name}")
+            if name in forbidden:
+                if name not in reported:
+                    reported.add(name)
+                    problems.append(f"{' -> '.join(paths[name])}: product {product} links {name}")
                 continue
-            for dependency in targets.get(name, {}).get("target_dependencies", []):
+            entry = targets.get(name, {})
+            for dependency in entry.get("target_dependencies", []) + entry.get("product_dependencies", []):
                 if dependency not in paths:
                     paths[dependency] = paths[name] + [dependency]
                     queue.append(dependency)
@@ -59,6 +75,13 @@ def self_test(description):
                 entry.setdefault("target_dependencies", []).append(dependency)
         return copied
 
+    def with_product(target, product):
+        copied = copy.deepcopy(description)
+        for entry in copied["targets"]:
+            if entry["name"] == target:
+                entry.setdefault("product_dependencies", []).append(product)
+        return copied
+
     cases = [
         ("the package as it is", description, []),
         (
@@ -66,26 +89,41 @@ def self_test(description):
             doctored("JunctionCore", "CLibYAML"),
             [
                 "Junction -> JunctionCore -> CLibYAML: product Junction links CLibYAML",
+                "JunctionShipping -> Junction -> JunctionCore -> CLibYAML: product JunctionShipping links CLibYAML",
                 "JunctionArtifact -> JunctionCore -> CLibYAML: product JunctionArtifact links CLibYAML",
             ],
         ),
         (
             "Junction depends on JunctionAuthoring",
             doctored("Junction", "JunctionAuthoring"),
-            ["Junction -> JunctionAuthoring -> CLibYAML: product Junction links CLibYAML"],
-        ),
-        (
-            "JunctionArtifact depends on CLibYAML itself",
-            doctored("JunctionArtifact", "CLibYAML"),
             [
-                "Junction -> JunctionArtifact -> CLibYAML: product Junction links CLibYAML",
-                "JunctionArtifact -> CLibYAML: product JunctionArtifact links CLibYAML",
+                "Junction -> JunctionAuthoring: product Junction links JunctionAuthoring",
+                "JunctionShipping -> Junction -> JunctionAuthoring: product JunctionShipping links JunctionAuthoring",
             ],
         ),
         (
-            "JunctionLua depends on JunctionAuthoring (three steps, and a cycle)",
-            doctored("JunctionLua", "JunctionAuthoring"),
-            ["Junction -> JunctionLua -> JunctionAuthoring -> CLibYAML: product Junction links CLibYAML"],
+            "JunctionShipping depends on JunctionTooling",
+            doctored("JunctionShipping", "JunctionTooling"),
+            ["JunctionShipping -> JunctionTooling: product JunctionShipping links JunctionTooling"],
+        ),
+        (
+            "JunctionLua depends on JunctionArtifact (the router reaches shipping)",
+            doctored("JunctionLua", "JunctionArtifact"),
+            ["Junction -> JunctionLua -> JunctionArtifact: product Junction links JunctionArtifact"],
+        ),
+        (
+            "JunctionCore uses swift-crypto's Crypto product",
+            with_product("JunctionCore", "Crypto"),
+            ["Junction -> JunctionCore -> Crypto: product Junction links Crypto"],
+        ),
+        (
+            "JunctionLua depends on JunctionTooling (three steps, and a cycle through Junction)",
+            doctored("JunctionLua", "JunctionTooling"),
+            [
+                "Junction -> JunctionLua -> JunctionTooling: product Junction links JunctionTooling",
+                "JunctionShipping -> Junction -> JunctionLua -> JunctionTooling: product JunctionShipping links "
+                "JunctionTooling",
+            ],
         ),
         (
             "the Junction product is renamed",
@@ -115,9 +153,10 @@ def main(arguments):
         return 2
     problems = forbidden_paths(description)
     for problem in problems:
-        print(f"check-linkage: {problem}; YAML belongs to JunctionAuthoring", file=sys.stderr)
+        print(f"check-linkage: {problem}", file=sys.stderr)
     if not problems:
-        print(f"check-linkage: {', '.join(DEVICE_PRODUCTS)} link none of {', '.join(FORBIDDEN)}")
+        for product, forbidden in RULES.items():
+            print(f"check-linkage: {product} links none of {', '.join(forbidden)}")
     return 1 if problems else 0
 
 

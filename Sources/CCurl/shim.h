@@ -1,6 +1,6 @@
 // The C boundary of Junction's HTTP transport on Linux: libcurl's header plus one `jc_`
 // shim for each variadic function Swift cannot call. One line of logic each; the Swift
-// side is Sources/Junction/Shipping/Updater/CurlTransport.swift.
+// side is Sources/JunctionShipping/Updater/CurlTransport.swift.
 #ifndef JUNCTION_CCURL_SHIM_H
 #define JUNCTION_CCURL_SHIM_H
 

@@ -43,9 +43,9 @@ public final class Decider: Sendable {
     /// The app's Swift interceptors it runs beside the bundle's rules: what a decider for
     /// another bundle needs to keep the app's behaviour (see ``PolicySnapshot``).
     public let interceptors: [SwiftInterceptor]
-    let redirects: RedirectRules
-    let plan: InterceptorPlan
-    let fallbacks: [PolicyStep]
+    package let redirects: RedirectRules
+    package let plan: InterceptorPlan
+    package let fallbacks: [PolicyStep]
     let engines: RuleEnginePool?
     let bundleLabel: String?
 

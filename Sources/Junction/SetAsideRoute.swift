@@ -33,7 +33,7 @@ extension SetAsideRoute {
     /// - Parameters:
     ///   - setAside: The routes the table in force overrides.
     ///   - swap: What was swapped in, for the line: `shop@4 seq 7 (…) from update`.
-    static func warning(_ setAside: [SetAsideRoute], after swap: String) -> String? {
+    package static func warning(_ setAside: [SetAsideRoute], after swap: String) -> String? {
         guard !setAside.isEmpty else { return nil }
         let named = setAside.prefix(routesNamed).map { "\"\($0.route.name)\" (\($0.reason))" }
         let more = setAside.count - named.count

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Junction
+import JunctionTooling
 
 /// `junction check DIR`: load a rule bundle and report static findings on it.
 struct CheckCommand: ParsableCommand {

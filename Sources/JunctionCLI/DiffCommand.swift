@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Junction
+import JunctionTooling
 import JunctionArtifact
 
 /// `junction diff OLD NEW --urls FILE`: what changes for real traffic if NEW replaces OLD.

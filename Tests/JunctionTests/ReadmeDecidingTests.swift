@@ -1,5 +1,6 @@
 import Junction
 import JunctionAuthoring
+import JunctionTestSupport
 import Testing
 
 /// docs/tour.md's "Deciding a request" snippet, kept true.
@@ -37,12 +38,4 @@ import Testing
         #expect(opened.params == ["id": 7])
         #expect(opened.redirects == ["myapp://feed/7?from=share"])
     }
-}
-
-enum CLIPaths {
-    static let repositoryRoot: String = {
-        var path = #filePath
-        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
-        return path
-    }()
 }

@@ -58,7 +58,7 @@ extension AppCapabilities: Codable {
             for (index, name) in try container.decode([String].self, forKey: key).enumerated() {
                 let problem =
                     (scheme ? Self.schemeProblem(name) : Self.targetProblem(name))
-                    ?? (names.insert(name).inserted ? nil : "\(FindingLimits.quoted(name)) is listed twice")
+                    ?? (names.insert(name).inserted ? nil : "\(MessageText.quoted(name)) is listed twice")
                 if let problem {
                     throw DecodingError.dataCorruptedError(
                         forKey: key, in: container, debugDescription: "[\(index)]: \(problem)")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Junction
+import JunctionShipping
 import JunctionArtifact
 import Logging
 

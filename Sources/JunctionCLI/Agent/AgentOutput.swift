@@ -1,5 +1,6 @@
 import Foundation
 import Junction
+import JunctionShipping
 
 /// What `junction agent` prints: the launch, each poll, and the decisions after it — as
 /// lines a person follows, or with `--json` one object per line.

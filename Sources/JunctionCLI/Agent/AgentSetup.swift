@@ -1,5 +1,6 @@
 import Foundation
 import Junction
+import JunctionShipping
 import JunctionArtifact
 import JunctionAuthoring
 import JunctionCore

@@ -1,4 +1,5 @@
 import Junction
+import JunctionTooling
 
 extension DiffReport {
     /// One self-contained page — no script, no request leaves it (its Content-Security-Policy

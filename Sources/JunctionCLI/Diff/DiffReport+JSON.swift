@@ -1,4 +1,5 @@
 import Junction
+import JunctionTooling
 
 extension DiffReport {
     /// One JSON document: `requests`, `changed`, and `kinds` — every kind, with its

@@ -1,4 +1,5 @@
 import Junction
+import JunctionTooling
 
 /// One changed request kept to show: where it came from and both decisions.
 struct DiffSample: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Junction
+import JunctionShipping
 import JunctionArtifact
 
 /// One side of a diff: a bundle folder, or a `.jbundle` artifact verified by one of the

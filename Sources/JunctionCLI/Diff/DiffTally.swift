@@ -1,4 +1,5 @@
 import Junction
+import JunctionTooling
 
 /// What a diff found over (a share of) a corpus: how many requests were decided, how many
 /// changed and of what kind, the first few of each kind (distinct URLs, in corpus order),

@@ -1,4 +1,5 @@
 import Junction
+import JunctionTooling
 
 /// What `junction check` found in one bundle, and how it prints it.
 struct CheckReport {

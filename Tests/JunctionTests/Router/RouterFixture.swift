@@ -1,5 +1,6 @@
 import Junction
 import JunctionAuthoring
+import JunctionTestSupport
 
 /// What a test page factory makes: the request it was made from.
 final class TestPage: Sendable {

@@ -1,0 +1,91 @@
+import JunctionArtifact
+import JunctionCore
+import JunctionLua
+import Junction
+
+extension UpdateAcceptance {
+    /// The checks after the artifact's own: the host version, the bundle, its tests, the
+    /// app's invariants.
+    func accept(_ artifact: Artifact, pointer: VerifiedPointer?, identity: UpdateIdentity)
+        throws(UpdateRefusal) -> AcceptedUpdate
+    {
+        let header = artifact.header
+        let label = "\(header.name)@\(header.version)"
+        // The header's minimum first: refused before any member is decoded or compiled.
+        try checkHost(minimum: header.minimumHostVersion, of: label, field: "the artifact's minimum_host_version")
+        let bundle = try RuleBundle(
+            artifact: artifact, json: policy.jsonLimits, limits: policy.sandboxLimits, logger: policy.ruleLogger)
+        try checkHost(
+            minimum: bundle.manifest.minimumHostVersion?.description, of: label,
+            field: "the manifest's minimum_host_version")
+
+        // The bundle's own tests run against the bundle alone, as `junction test` and
+        // `junction bundle build` ran them: the app's interceptors are not theirs to know.
+        let own = try decider(for: bundle, interceptors: [])
+        try runSelfTests(bundle, on: own, label: label)
+        // The invariants are the app's: they hold under the decider the app will use.
+        let decider = policy.interceptors.isEmpty ? own : try decider(for: bundle, interceptors: policy.interceptors)
+        try checkInvariants(on: decider, label: label)
+        return AcceptedUpdate(
+            pointer: pointer, artifact: artifact, bundle: bundle, decider: decider, identity: identity)
+    }
+
+    private func checkHost(minimum text: String?, of label: String, field: String) throws(UpdateRefusal) {
+        guard let text else { return }
+        guard let minimum = SemanticVersion(text) else {
+            throw UpdateRefusal(
+                .bundleInvalid,
+                "\(label): \(field) \"\(text.prefix(64))\" is not a version; build the bundle with a version "
+                    + "such as 5.2.0")
+        }
+        if policy.hostVersion < minimum {
+            throw UpdateRefusal(
+                .hostTooOld,
+                "\(label) needs a host of version \(minimum) or later (\(field)); this app is \(policy.hostVersion): "
+                    + "it is for a newer release of the app, which will take it")
+        }
+    }
+
+    private func decider(for bundle: RuleBundle, interceptors: [SwiftInterceptor]) throws(UpdateRefusal) -> Decider {
+        do {
+            return try Decider(bundle: bundle, interceptors: interceptors, options: policy.deciderOptions)
+        } catch {
+            throw UpdateRefusal.bundleInvalid(bundle.directory, error.diagnostics)
+        }
+    }
+
+    private func runSelfTests(_ bundle: RuleBundle, on decider: Decider, label: String) throws(UpdateRefusal) {
+        var failing: [RuleTestOutcome] = []
+        for test in bundle.tests {
+            let outcome = decider.run(test)
+            if !outcome.passed { failing.append(outcome) }
+        }
+        guard let first = failing.first else { return }
+        let location = "\(first.test.location.file):\(first.test.location.line)"
+        throw UpdateRefusal(
+            .selfTestFailed,
+            "\(label): its test \"\(first.test.name)\" (\(location)) fails on this device: "
+                + Self.summary(of: first.failures)
+                + (failing.count > 1 ? " (and \(failing.count - 1) more of its tests fail)" : "")
+                + "; run junction test on the bundle, fix it and publish it again")
+    }
+
+    private func checkInvariants(on decider: Decider, label: String) throws(UpdateRefusal) {
+        for (invariant, test) in zip(policy.invariants, invariantTests) {
+            let outcome = decider.run(test)
+            guard !outcome.passed else { continue }
+            let named = invariant.name == invariant.url ? invariant.url : "\"\(invariant.name)\" (\(invariant.url))"
+            throw UpdateRefusal(
+                .invariantFailed,
+                "\(label) breaks the app's invariant \(named): " + Self.summary(of: outcome.failures)
+                    + "; a bundle cannot take away what the app registers: fix its routes or rules")
+        }
+    }
+
+    /// At most three failed expectations, the rest counted: a test's failures are bounded
+    /// by what it expects, but a message is read by people.
+    private static func summary(of failures: [String]) -> String {
+        let shown = failures.prefix(3).joined(separator: "; ")
+        return failures.count > 3 ? shown + "; and \(failures.count - 3) more" : shown
+    }
+}
