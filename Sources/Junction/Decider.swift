@@ -177,6 +177,19 @@ public final class Decider: Sendable {
         }
     }
 
+    /// Decides one request with `stage` — the router's async interceptors, the gates it
+    /// passed, its undefined-route handler — as stages of the same decision: one trace, one
+    /// redirect count, one verdict interpreter; no engine is held while they await.
+    /// - Parameters:
+    ///   - request: What was asked.
+    ///   - context: What rules and interceptors read.
+    ///   - stage: What the router adds.
+    /// - Returns: The decision.
+    func decide(_ request: RouteRequest, context: ContextSnapshot, awaiting stage: AsyncStage) async -> Decision {
+        var run = DecisionRun(decider: self, request: request, context: context)
+        return await run.run(awaiting: stage)
+    }
+
     /// The refusal of a bundle for a newer app than `host`, at the manifest's
     /// `minimum_host_version`; `nil` when it fits or no host version is set.
     static func hostVersionRefusal(_ manifest: BundleManifest, directory: String?, host: SemanticVersion?)

@@ -16,6 +16,9 @@ struct DecisionRun {
     /// The URLs left behind by redirects, in order (empty for most requests, so nothing
     /// is allocated).
     private var passed: [String] = []
+    /// The gates the request passed and resumed after (``AsyncStage/passedGates``): a gate
+    /// to one of them again is a loop.
+    private var passedGates: [String] = []
     private var steps: [TraceStep] = []
     private var uri: URI?
     /// The URL being decided now (the run stops at a URL that does not parse).
@@ -114,9 +117,17 @@ struct DecisionRun {
             found = decider.routes.match(uri)
         }
         record(.match(found?.route, nanoseconds: lap()))
-
         var alternatives: [RouteMatch]?
-        var current = found
+        return routes(from: found, of: uri, among: &alternatives, session: &session)
+    }
+
+    /// The rest of a pass from route `first` on: its access check and chain, and when it
+    /// declines, the next route that matches, until one ends the pass; for a URL no route
+    /// takes, ``unmatched(_:session:)``.
+    private mutating func routes<Functions: DeclaredFunctions>(
+        from first: RouteMatch?, of uri: URI, among alternatives: inout [RouteMatch]?, session: inout Functions
+    ) -> (Ending, RouteMatch?) {
+        var current = first
         while let match = current {
             if let refusal = checkAccess(match) ?? checkDeclaredParameters(match) { return (.decided(refusal), match) }
             if let ending = runChain(for: match, session: &session) { return (ending, match) }
@@ -295,6 +306,9 @@ struct DecisionRun {
             } catch {
                 return fail(step, "\(error)", instructions: 0)
             }
+        case .async:
+            // Never in a synchronous chain: the async stage awaits its steps itself.
+            return fail(step, "an async interceptor runs only in a decision that awaits it", instructions: 0)
         }
     }
 
@@ -333,7 +347,7 @@ struct DecisionRun {
         case .gate(let url, let resume):
             size = url.utf8.count
             gateLoop = Rejection.gateLoop(
-                by: step.name, to: url, from: ruleRequest.url, gated: request.gatedRequests,
+                by: step.name, to: url, from: ruleRequest.url, gated: request.gatedRequests, passed: passedGates,
                 maximumDepth: decider.options.maximumGateDepth)
             conclusion = .end(.decided(gateLoop.map(Decision.Outcome.reject) ?? .gate(url: url, resume: resume)))
         case .respond(let value):
@@ -371,6 +385,160 @@ struct DecisionRun {
     /// `when`, is not taken.
     private static func returningNothing(_ kind: PolicyStep.Kind) -> Conclusion {
         kind == .interceptor ? .proceed : .decline
+    }
+
+    // MARK: - The async stage
+
+    /// Where a segment of an awaiting decision starts.
+    private enum Resume {
+        /// At a URL: the caller's, or where a redirect leads.
+        case url(String)
+        /// After a route an async interceptor declined (`next()`): at the next route that
+        /// matches the same URL.
+        case declined(RouteMatch)
+    }
+
+    /// Where a segment of an awaiting decision stops.
+    private enum Stop {
+        /// The request is decided.
+        case decided(Decision)
+        /// The route would open: its async interceptors are next.
+        case opens(RouteMatch)
+        /// Nothing takes the URL: the undefined-route handler is next.
+        case unmatched
+    }
+
+    /// Decides the request with `stage`: the synchronous pipeline in segments, each with a
+    /// Lua engine lent for it alone, and between them, with no engine held, the async
+    /// interceptors of a route that would open and the undefined-route handler of a URL
+    /// nothing takes. Their verdicts are read by ``conclude(_:_:from:instructions:)`` as
+    /// a rule's; their redirects, and the handler's URL, are hops counted with the rules'.
+    mutating func run(awaiting stage: AsyncStage) async -> Decision {
+        passedGates = stage.passedGates
+        var resume = Resume.url(request.url)
+        var mayAskUndefined = stage.undefinedRoute != nil
+        while true {
+            switch segment(resume, stopAtUnmatched: mayAskUndefined) {
+            case .decided(let decision):
+                return decision
+            case .opens(let match):
+                switch await awaitInterceptors(stage.interceptors, for: match) {
+                case nil:
+                    resume = .declined(match)
+                case .decided(let outcome):
+                    return finish(outcome, match: match)
+                case .redirected(let target, let params):
+                    if let refusal = hop(to: target) { return finish(refusal, match: match) }
+                    carry(params)
+                    resume = .url(target)
+                }
+            case .unmatched:
+                mayAskUndefined = false  // once per request
+                guard let handler = stage.undefinedRoute, let target = await handler(snapshot(.unmatched)) else {
+                    return finish(.unmatched)
+                }
+                record(.undefinedRoute(to: target, nanoseconds: lap()), verdictBytes: target.utf8.count)
+                if let refusal = hop(to: target) { return finish(refusal) }
+                resume = .url(target)
+            }
+        }
+    }
+
+    /// One segment: from `resume` through the pipeline — following redirects — until the
+    /// request is decided, a route would open, or (`stopAtUnmatched`) nothing takes the URL.
+    /// The engine is lent for the segment and back in the pool when it returns.
+    private mutating func segment(_ resume: Resume, stopAtUnmatched: Bool) -> Stop {
+        guard let engines = decider.engines else {
+            var none = NoDeclaredFunctions()
+            return advance(resume, stopAtUnmatched: stopAtUnmatched, session: &none)
+        }
+        do {
+            return try engines.withEngine { engine throws(LuaError) in
+                engine.withSession(context: context) { session in
+                    self.advance(resume, stopAtUnmatched: stopAtUnmatched, session: &session)
+                }
+            }
+        } catch {
+            return .decided(engineFailure(error))
+        }
+    }
+
+    /// ``run(_:)``'s loop, stopping where a route would open or nothing takes the URL.
+    private mutating func advance<Functions: DeclaredFunctions>(
+        _ resume: Resume, stopAtUnmatched: Bool, session: inout Functions
+    ) -> Stop {
+        var (ending, match) =
+            switch resume {
+            case .url(let url): pass(url, session: &session)
+            case .declined(let declined): pass(after: declined, session: &session)
+            }
+        while true {
+            switch ending {
+            case .decided(.open):
+                guard let match else { return .decided(finish(.open)) }
+                return .opens(match)
+            case .decided(.unmatched) where stopAtUnmatched:
+                return .unmatched
+            case .decided(let outcome):
+                return .decided(finish(outcome, match: match))
+            case .redirected(let target, let params):
+                if let refusal = hop(to: target) { return .decided(finish(refusal, match: match)) }
+                carry(params)
+                (ending, match) = pass(target, session: &session)
+            }
+        }
+    }
+
+    /// The pass after an async interceptor declined `declined`: the next route that
+    /// matches the same URL, then on as ``pass(_:session:)`` goes.
+    private mutating func pass<Functions: DeclaredFunctions>(
+        after declined: RouteMatch, session: inout Functions
+    ) -> (Ending, RouteMatch?) {
+        let uri = declined.uri
+        var alternatives: [RouteMatch]?
+        let next = nextMatch(after: declined, of: uri, among: &alternatives)
+        return routes(from: next, of: uri, among: &alternatives, session: &session)
+    }
+
+    /// The async interceptors that see `match`, in order, each awaited off the caller's
+    /// actor under its deadline, their verdicts read as ``runChain(for:session:)`` reads a
+    /// rule's: `nil` when one declines the route, `.decided(.open)` when all carry on.
+    private mutating func awaitInterceptors(
+        _ interceptors: [RegisteredAsyncInterceptor], for match: RouteMatch
+    ) async -> Ending? {
+        var ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
+        for registered in interceptors where registered.applies(to: match) {
+            let step = registered.step
+            let conclusion: Conclusion
+            switch await registered.run(ruleRequest, context) {
+            case .verdict(let verdict):
+                conclusion = conclude(step, verdict, from: ruleRequest, instructions: 0)
+            case .threw(let message):
+                conclusion = fail(step, message, instructions: 0)
+            case .missedDeadline(let deadline):
+                conclusion = fail(step, "no verdict within its deadline of \(deadline)", instructions: 0)
+            }
+            switch conclusion {
+            case .proceed:
+                continue
+            case .rewrite(let params):
+                rewrites.merge(params) { _, new in new }
+                ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
+            case .decline:
+                rewrites = [:]  // the route's own, gone with it
+                return nil
+            case .end(let ending):
+                return ending
+            }
+        }
+        return .decided(.open)
+    }
+
+    /// The decision so far, as if it ended now with `outcome`: what the undefined-route
+    /// handler reads. The run goes on.
+    private func snapshot(_ outcome: Decision.Outcome) -> Decision {
+        var copy = self
+        return copy.finish(outcome)
     }
 
     // MARK: - Redirects

@@ -10,6 +10,9 @@ package final class PolicyStep: Sendable {
         case lua(Int)
         /// A Swift closure.
         case swift(@Sendable (RuleRequest, ContextSnapshot) throws -> Verdict)
+        /// An ``AsyncInterceptor``: run by the decision's async stage, which awaits it with
+        /// no engine held (``AsyncStage``), never by a synchronous chain.
+        case async
     }
 
     /// How the decider reads what a step returns, which depends on where in the pipeline
@@ -34,7 +37,7 @@ package final class PolicyStep: Sendable {
     /// The interceptor's name, the group's for a policy, the `from` pattern for a
     /// redirect's `when`.
     package let name: String
-    /// `file.lua:12`, or `swift`.
+    /// `file.lua:12`, `swift`, or `async`.
     package let location: String
     /// Higher first, within its stage.
     package let priority: Int

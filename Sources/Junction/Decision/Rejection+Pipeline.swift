@@ -58,14 +58,16 @@ extension Rejection {
     }
 
     /// `rule` gated to `url` from `current`, which loops back to a URL waiting behind a gate
-    /// (`gated`, outermost first) or nests gates deeper than `maximumDepth`; `nil` when it
-    /// does neither.
+    /// (`gated`, outermost first), to a gate the request already passed (`passed`), or nests
+    /// gates deeper than `maximumDepth`; `nil` when it does none of these.
     static func gateLoop(
-        by rule: String, to url: String, from current: String, gated: [String], maximumDepth: Int
+        by rule: String, to url: String, from current: String, gated: [String], passed: [String], maximumDepth: Int
     ) -> Rejection? {
         let reason: String
         if url == current {
             reason = "gate loop: \(current) gates itself"
+        } else if passed.contains(url) {
+            reason = "gate loop: \(current) was gated by \(url) again after \(url) succeeded"
         } else if gated.contains(url) {
             reason = "gate loop: \((gated + [current, url]).joined(separator: " → "))"
         } else if gated.count >= maximumDepth {

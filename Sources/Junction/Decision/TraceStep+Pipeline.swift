@@ -39,6 +39,14 @@ extension TraceStep {
             nanoseconds: nanoseconds)
     }
 
+    /// The router's undefined-route handler named a URL to open instead of one nothing
+    /// takes: a redirect of the same decision.
+    static func undefinedRoute(to target: String, nanoseconds: Int) -> TraceStep {
+        TraceStep(
+            .redirect, name: "undefinedRouteHandler", location: "router", verdict: .redirect(url: target, params: [:]),
+            nanoseconds: nanoseconds)
+    }
+
     /// The access check: `route` is exported, or `refusal` says why it may not open.
     static func access(_ route: Route, refusal: Rejection?, nanoseconds: Int) -> TraceStep {
         TraceStep(.access, name: route.name, detail: refusal?.reason ?? "exported", nanoseconds: nanoseconds)

@@ -27,7 +27,7 @@ extension Router {
                     "meta.stack of route \"\(route.name)\": \(entry) is neither a route name nor a URL; left out")
                 continue
             }
-            let decision = await decideAwaitingInterceptors(RouteRequest(url), context: context)
+            let decision = await decide(RouteRequest(url))
             decisionObserver?(decision)
             guard case .open = decision.outcome, let reached = decision.match?.route,
                 pageFactories[reached.target] != nil

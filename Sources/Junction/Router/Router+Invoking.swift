@@ -115,7 +115,7 @@ extension Router {
         while true {
             request = withStackTop(request)
             willOpen?(request)
-            let decision = await decideAwaitingInterceptors(request, context: context)
+            let decision = await decide(request, passedGates: passedGates)
             decisionObserver?(decision)
             switch answerable(decision, objects: objects) {
             case .value(let value):
@@ -135,14 +135,6 @@ extension Router {
                 }
             case .gate(let gateURL, let resume):
                 let current = decision.uri?.string ?? url
-                if passedGates.contains(gateURL) {
-                    let reason = "gate loop: \(current) was gated by \(gateURL) again after \(gateURL) succeeded"
-                    throw report(
-                        request,
-                        RouterError(
-                            .rejected, reason, url: current, rejection: Rejection(.gateLoop, reason: reason, code: 508))
-                    )
-                }
                 passedGates.append(gateURL)
                 let gateResult = await openAndWait(
                     RouteRequest(

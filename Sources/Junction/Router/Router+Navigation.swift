@@ -136,7 +136,7 @@ extension Router {
     public func setTabs(_ urls: [String]) async throws(RouterError) -> [Page] {
         var roots: [Page] = []
         for url in urls {
-            let decision = await decideAwaitingInterceptors(RouteRequest(url), context: context)
+            let decision = await decide(RouteRequest(url))
             decisionObserver?(decision)
             guard case .open = decision.outcome, let route = decision.match?.route else {
                 throw RouterError(.notAPage, "a tab must open a page; this URL decides \(decision.summary)", url: url)

@@ -75,18 +75,8 @@ extension Router {
         var pending = pending
         pending.request = withStackTop(pending.request)
         willOpen?(pending.request)
-        let context = self.context
-        let decided = await Self.decideOffMain(decider, pending.request, context)
-        let decision: Decision
-        switch await runAsyncInterceptors(decided, context: context) {
-        case .decided(let final):
-            decision = final
-        case .redirected(let final, let url, let params):
-            decisionObserver?(final)
-            let opening = await redirectFromAsyncInterceptor(final, to: url, params: params, pending)
-            didOpen?(pending.request, opening)
-            return opening
-        }
+        let decision = await decide(
+            pending.request, passedGates: pending.passedGates, askingUndefinedRoute: true)
         decisionObserver?(decision)
         let opening = await carryOut(decision, pending)
         didOpen?(pending.request, opening)
@@ -103,35 +93,6 @@ extension Router {
         var request = request
         request.exts[Self.topRouteExt] = stack.top.map { .string($0.name) }
         return request
-    }
-
-    /// Opens where an async interceptor redirected, as the same source, within the
-    /// decider's redirect bound.
-    private func redirectFromAsyncInterceptor(
-        _ decision: Decision, to url: String, params: [String: RuleValue], _ pending: PendingOpen
-    ) async -> Opening {
-        guard pending.asyncRedirects < decider.options.maximumRedirects else {
-            let rejection = tooManyAsyncRedirects(pending.asyncRedirects + 1, decision, to: url)
-            return fail(
-                RouterError(
-                    .rejected, rejection.reason, url: decision.uri?.string ?? decision.request.url,
-                    route: decision.match?.route.name, rejection: rejection), pending)
-        }
-        var next = pending
-        next.request = RouteRequest(
-            url, params: pending.request.params.merging(params) { _, new in new }, exts: pending.request.exts,
-            source: pending.request.source)
-        next.asyncRedirects += 1
-        next.content = nil  // made for the URL before the redirect
-        return await perform(next)
-    }
-
-    /// Rules can take time: keep them off the main actor.
-    @concurrent
-    nonisolated static func decideOffMain(_ decider: Decider, _ request: RouteRequest, _ context: ContextSnapshot) async
-        -> Decision
-    {
-        decider.decide(request, context: context)
     }
 
     private func carryOut(_ decision: Decision, _ pending: PendingOpen) async -> Opening {
@@ -158,21 +119,13 @@ extension Router {
             if let scheme = decision.uri?.scheme, dispatchers[scheme] != nil {
                 return handOver(scheme, decision, pending)
             }
-            if !pending.replacedUndefined, let replacement = undefinedRouteHandler?(decision) {
-                var next = pending
-                // The replacement keeps the caller's source: a handler that maps an outside link
-                // to an app URL must not lift it past the exported check.
-                next.request = RouteRequest(
-                    replacement, params: pending.request.params, exts: pending.request.exts,
-                    source: pending.request.source)
-                next.replacedUndefined = true
-                next.content = nil  // made for the URL nothing took, not for the replacement
-                return await perform(next)
-            }
             return fail(
                 RouterError(
                     .unknownRoute,
-                    "no route, fallback or dispatcher takes this URL; register one, or an undefined-route handler",
+                    undefinedRouteHandler == nil
+                        ? "no route, fallback or dispatcher takes this URL; register one, or an undefined-route handler"
+                        : "no route, fallback or dispatcher takes this URL, and the undefined-route handler named "
+                            + "no URL for it (it is asked once per open)",
                     url: url), pending)
         }
     }
@@ -310,13 +263,6 @@ extension Router {
         -> Opening
     {
         let url = decision.uri?.string ?? decision.request.url
-        if pending.passedGates.contains(gateURL) {
-            let reason = "gate loop: \(url) was gated by \(gateURL) again after \(gateURL) succeeded"
-            return fail(
-                RouterError(
-                    .rejected, reason, url: url, route: decision.match?.route.name,
-                    rejection: Rejection(.gateLoop, reason: reason, code: 508)), pending)
-        }
         var gated = pending
         gated.passedGates.append(gateURL)
         let gateRequest = PendingOpen(

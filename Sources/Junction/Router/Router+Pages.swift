@@ -36,7 +36,7 @@ extension Router {
     ) async throws(RouterError) -> Page {
         let (values, objects) = SendableBridge.split(params)
         let request = withStackTop(RouteRequest(url, params: values, exts: exts, source: source))
-        let decision = await decideAwaitingInterceptors(request, context: context)
+        let decision = await decide(request)
         decisionObserver?(decision)
         let decided = decision.uri?.string ?? url
         func notAPage(_ what: String) -> RouterError {

@@ -2,8 +2,8 @@ import Junction
 import Synchronization
 import Testing
 
-/// Async interceptors: they await off the main actor under a deadline, after the
-/// decision, and their verdicts act as rules' do.
+/// Async interceptors: they await off the main actor under a deadline, as the last stage
+/// of the decision, and their verdicts act as rules' do.
 @MainActor
 @Suite struct RouterAsyncInterceptorTests {
     /// A verdict after a short await → what the open did.
@@ -25,12 +25,8 @@ import Testing
         Case(
             name: "gate", verdict: .gate(url: "myapp://login", resume: true),
             opening: "gated by myapp://login: opened login #1"),
-        Case(
-            name: "next is a failure", verdict: .next,
-            opening:
-                "failed: rejected: rejected (500) by token: async interceptor \"token\" failed: next() has no other route to try after the decision; return nil, reject or redirect"
-        ),
-        Case(name: "next, on_error continue", verdict: .next, onError: .continue, opening: "opened user.profile #1"),
+        Case(name: "next declines the route", verdict: .next, opening: "opened user.byName #1"),
+        Case(name: "next, on_error continue", verdict: .next, onError: .continue, opening: "opened user.byName #1"),
     ]
 
     @Test(arguments: cases)
@@ -103,7 +99,7 @@ import Testing
         #expect(throws: BundleError.self) { try router.add(AsyncInterceptor("high", scope: .all, run: recorder("x"))) }
         var trace: [String] = []
         router.decisionObserver = { decision in
-            trace = decision.trace.steps.filter { $0.detail == "async" }.map { "\($0.stage) \($0.name ?? "")" }
+            trace = decision.trace.steps.filter { $0.location == "async" }.map { "\($0.stage) \($0.name ?? "")" }
         }
         await router.open("myapp://moments/3")
         #expect(order.withLock { $0 } == ["high", "login group", "low"])
@@ -129,9 +125,14 @@ import Testing
         )
         try router.add(
             AsyncInterceptor("pong", scope: .route("moments")) { _, _ in .redirect(url: "myapp://home", params: [:]) })
+        var decisions: [Decision] = []
+        router.decisionObserver = { decisions.append($0) }
         let opening = await router.open("myapp://home")
-        #expect(opening.error?.rejection?.cause == .tooManyRedirects)
+        #expect(opening.error?.rejection?.cause == .redirectLoop)
+        #expect(
+            opening.error?.rejection?.reason == "redirect loop: myapp://home → myapp://moments/1 → myapp://home")
         #expect(router.pages.isEmpty)
+        #expect(decisions.count == 1, "one open is one decision, however many stages redirect")
     }
 
     /// Every way a request is decided, but `canOpen`, passes the async interceptors: a
@@ -194,7 +195,7 @@ import Testing
         await #expect {
             try await router.invoke("myapp://action/share")
         } throws: { error in
-            (error as? RouterError)?.rejection?.cause == .tooManyRedirects
+            (error as? RouterError)?.rejection?.cause == .redirectLoop
         }
     }
 }

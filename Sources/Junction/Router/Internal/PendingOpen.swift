@@ -9,10 +9,6 @@ struct PendingOpen {
     /// The gate URLs this request has already passed and resumed after: gating on one
     /// of them again is a loop.
     var passedGates: [String] = []
-    /// How many redirects async interceptors made on the way to this request.
-    var asyncRedirects = 0
-    /// Whether the undefined-route handler already replaced the URL once.
-    var replacedUndefined = false
     /// A page the app made itself, shown in place of the factory's when the decision opens
     /// the route the URL matched without a redirect.
     var content: PageContent?

@@ -1,13 +1,26 @@
 import JunctionCore
 import Synchronization
 
-/// An ``AsyncInterceptor`` added to a router, with its patterns compiled.
+/// An ``AsyncInterceptor`` added to a router, with its patterns compiled: a step of the
+/// decision's async stage.
 struct RegisteredAsyncInterceptor: Sendable {
     let interceptor: AsyncInterceptor
     /// The patterns of a `pattern` or `patterns` scope.
     let patterns: RouteTable?
     /// The order it was added in, to break priority ties.
     let order: Int
+    /// The step the decision records and reads its verdicts as: a rule of its scope's
+    /// stage, at location `async`, with its `onError`.
+    let step: PolicyStep
+
+    init(interceptor: AsyncInterceptor, patterns: RouteTable?, order: Int) {
+        self.interceptor = interceptor
+        self.patterns = patterns
+        self.order = order
+        step = PolicyStep(
+            stage: Self.stage(of: interceptor.scope), name: interceptor.name, location: "async",
+            priority: interceptor.priority, onError: interceptor.onError, body: .async, order: order)
+    }
 
     /// Whether it sees a request that matched `match`.
     func applies(to match: RouteMatch) -> Bool {
@@ -21,8 +34,8 @@ struct RegisteredAsyncInterceptor: Sendable {
     }
 
     /// The trace's stage for its steps: where a rule of the same scope runs.
-    var stage: TraceStep.Stage {
-        switch interceptor.scope {
+    static func stage(of scope: SwiftInterceptor.Scope) -> TraceStep.Stage {
+        switch scope {
         case .all: return .global
         case .group: return .group
         case .route, .routes, .pattern, .patterns: return .route
