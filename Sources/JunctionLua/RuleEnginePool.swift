@@ -1,6 +1,5 @@
 import JunctionCore
 public import Logging
-import Synchronization
 
 /// Engines compiled from the same bundle, shared safely across tasks.
 ///
@@ -28,12 +27,8 @@ public final class RuleEnginePool: Sendable {
     /// Whether every engine records coverage (see ``coverage``).
     public let recordsCoverage: Bool
     private let logger: Logger
-    private let idle: Locked<[EngineBox]>
-    /// One idle engine kept outside the lock (counted in `maximumIdle`): borrowing it and
-    /// giving it back are one atomic exchange each instead of a lock round trip each —
-    /// what a decider on one thread does for every decision.
-    private let spare = Atomic<Unmanaged<EngineBox>?>(nil)
-    private let created = Atomic<Int>(0)
+    /// The engines not lent out, and how many the pool compiled.
+    private let idle: Locked<Idle>
     /// The coverage of engines dropped because `maximumIdle` were idle already.
     private let droppedEnginesCoverage = Locked(RuleCoverage())
 
@@ -62,32 +57,21 @@ public final class RuleEnginePool: Sendable {
         let first = try RuleEngine(
             sources: sources, limits: limits, valueLimits: valueLimits, logger: logger, coverage: coverage)
         declarations = first.declarations
-        idle = Locked([EngineBox(first)])
-        created.store(1, ordering: .relaxed)
-    }
-
-    deinit {
-        spare.exchange(nil, ordering: .acquiring)?.release()
+        idle = Locked(Idle(engines: [first], created: 1))
     }
 
     /// How many engines the pool has compiled so far.
-    public var enginesCreated: Int { created.load(ordering: .relaxed) }
+    public var enginesCreated: Int { idle.withLock { $0.created } }
 
     /// The coverage of every engine the pool created, merged; empty (no files) when the
     /// pool does not record coverage. Engines lent out at this moment are skipped: what
     /// they record counts once they are given back.
     public var coverage: RuleCoverage {
-        // Held while reading, so no borrower uses it meanwhile and no engine is read twice.
-        let held = spare.exchange(nil, ordering: .acquiring)
-        var merged = droppedEnginesCoverage.withLock { $0 }
-        idle.withLock { engines in
-            for box in engines { merged.merge(box.engine.coverage) }
+        idle.withLock { idle in
+            var merged = droppedEnginesCoverage.withLock { $0 }
+            for engine in idle.engines { merged.merge(engine.coverage) }
+            return merged
         }
-        if let held {
-            merged.merge(held.takeUnretainedValue().engine.coverage)
-            giveBack(held)
-        }
-        return merged
     }
 
     /// Lends `body` an engine no other task is using, and takes it back afterwards.
@@ -95,49 +79,40 @@ public final class RuleEnginePool: Sendable {
     /// - Returns: What `body` returns.
     /// - Throws: `LuaError` when a new engine does not compile, or what `body` throws.
     public func withEngine<Result>(_ body: (RuleEngine) throws(LuaError) -> Result) throws(LuaError) -> Result {
-        // The engine stays unmanaged from the spare slot to the body and back, so lending
-        // it takes no retain or release: `box` holds the +1 reference `borrow()` handed
-        // out until `giveBack(_:)` takes it back, and `body` must not keep the engine.
-        let box = try borrow()
-        defer { giveBack(box) }
-        return try body(box.takeUnretainedValue().engine)
+        let engine = try borrow()
+        defer { giveBack(engine) }
+        return try body(engine)
     }
 
-    /// An engine box holding the +1 reference the caller gives back with ``giveBack(_:)``.
-    private func borrow() throws(LuaError) -> Unmanaged<EngineBox> {
-        if let box = spare.exchange(nil, ordering: .acquiring) { return box }
-        if let box = idle.withLock({ $0.popLast() }) { return Unmanaged.passRetained(box) }
-        created.add(1, ordering: .relaxed)
-        return Unmanaged.passRetained(
-            EngineBox(
-                try RuleEngine(
-                    sources: sources, limits: limits, valueLimits: valueLimits, logger: logger,
-                    coverage: recordsCoverage)))
+    /// An idle engine, or a new one when none is idle.
+    private func borrow() throws(LuaError) -> RuleEngine {
+        let lent: RuleEngine? = idle.withLock { idle in
+            if let engine = idle.engines.popLast() { return engine }
+            idle.created += 1
+            return nil
+        }
+        if let lent { return lent }
+        return try RuleEngine(
+            sources: sources, limits: limits, valueLimits: valueLimits, logger: logger, coverage: recordsCoverage)
     }
 
-    /// Takes back the reference ``borrow()`` handed out: into the spare slot when it is
-    /// empty (no reference counting at all), else onto the idle list.
-    private func giveBack(_ lent: Unmanaged<EngineBox>) {
-        if spare.compareExchange(expected: nil, desired: lent, ordering: .releasing).exchanged { return }
-        let box = lent.takeRetainedValue()
-        let kept = idle.withLock { engines in
-            guard engines.count < maximumIdle - 1 else { return false }
-            engines.append(box)
+    /// Takes an engine back: onto the idle list, unless ``maximumIdle`` are idle already
+    /// (then it is dropped, its coverage kept).
+    private func giveBack(_ engine: RuleEngine) {
+        let kept = idle.withLock { idle in
+            guard idle.engines.count < maximumIdle else { return false }
+            idle.engines.append(engine)
             return true
         }
         if !kept, recordsCoverage {
-            let coverage = box.engine.coverage
+            let coverage = engine.coverage
             droppedEnginesCoverage.withLock { $0.merge(coverage) }
         }
     }
 }
 
-/// An engine in transit between the pool and one borrower. Only the pool touches it,
-/// and only one task holds it at a time (it is in the idle list or lent out, never both).
-private final class EngineBox: @unchecked Sendable {
-    let engine: RuleEngine
-
-    init(_ engine: RuleEngine) {
-        self.engine = engine
-    }
+/// The pool's engines not lent out, and how many it compiled: one lock for both.
+private struct Idle {
+    var engines: [RuleEngine]
+    var created: Int
 }

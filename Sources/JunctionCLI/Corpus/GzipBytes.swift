@@ -18,22 +18,33 @@ final class GzipBytes: CorpusBytes {
     private var memberEnded = false
     private var finished = false
 
-    init(handle: FileHandle, first: [UInt8], file: String) throws(CorpusError) {
+    /// Whether zlib started on `stream`, so `deinit` ends it.
+    private var started = false
+
+    /// - Parameters:
+    ///   - handle: The file, read past `first`.
+    ///   - first: The bytes already read.
+    ///   - file: The file's name, for errors.
+    ///   - windowBits: zlib's window: 16 + `MAX_WBITS` reads a gzip header and trailer
+    ///     (CRC-32 and length are checked); tests pass what zlib refuses.
+    /// - Throws: `CorpusError` when zlib does not start.
+    init(handle: FileHandle, first: [UInt8], file: String, windowBits: Int32 = 16 + MAX_WBITS) throws(CorpusError) {
         self.handle = handle
         self.file = file
         input = first
         compressedRead = first.count
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
-        // 16 + MAX_WBITS: a gzip header and trailer (CRC-32 and length are checked).
-        guard jz_inflateInit2(stream, 16 + MAX_WBITS) == Z_OK else {
-            stream.deallocate()
+        // Every stored property is set: throwing from here on runs `deinit`, which frees
+        // the stream (freeing it here too would free it twice).
+        guard jz_inflateInit2(stream, windowBits) == Z_OK else {
             throw CorpusError(file: file, line: 0, message: "gzip: zlib could not start")
         }
+        started = true
     }
 
     deinit {
-        inflateEnd(stream)
+        if started { inflateEnd(stream) }
         stream.deallocate()
     }
 

@@ -28,13 +28,7 @@ extension RouteTrie {
 
     /// The best route for `uri` in this trie and in `other`, preparing the URL once.
     func best(_ uri: URI, hostAsPath: HostAsPath, alsoIn other: RouteTrie) -> (here: Hit?, other: Hit?) {
-        // Sound because `self` and `other` are borrowed for this whole call, and the
-        // closure cannot outlive it; captured strongly, each would be retained.
-        let here = Unmanaged.passUnretained(self)
-        let there = Unmanaged.passUnretained(other)
-        return withSearchInput(uri, hostAsPath: hostAsPath) { input in
-            (here._withUnsafeGuaranteedRef { $0.best(input) }, there._withUnsafeGuaranteedRef { $0.best(input) })
-        }
+        withSearchInput(uri, hostAsPath: hostAsPath) { input in (best(input), other.best(input)) }
     }
 
     /// The best route for a prepared input (which several tries may share).

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+
+@testable import JunctionCLI
+
+/// When zlib refuses to start, the gzip reader throws a clear error and frees its stream
+/// once: the initializer had freed it and then `deinit` — which runs for a class whose
+/// stored properties were all set — ended and freed it again (a double free, fatal in
+/// glibc). A window zlib refuses makes it refuse to start.
+@Suite struct GzipStartFailureTests {
+    @Test(arguments: [Int32(99), 7, -1])
+    func aStreamZlibWillNotStartIsRefusedAndFreedOnce(windowBits: Int32) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gzip-start-\(UUID()).gz").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data([0x1f, 0x8b])))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for _ in 0..<100 {
+            let handle = try #require(FileHandle(forReadingAtPath: path))
+            defer { try? handle.close() }
+            #expect {
+                _ = try GzipBytes(handle: handle, first: [0x1f, 0x8b], file: path, windowBits: windowBits)
+            } throws: { error in
+                (error as? CorpusError)?.message == "gzip: zlib could not start"
+            }
+        }
+    }
+}
