@@ -166,7 +166,7 @@ import Testing
         Attack(
             name: "backtracking in gmatch", body: "for m in string.gmatch(string.rep('a', 4000), 'a-a-b') do end",
             code: .instructionBudget, message: "instruction budget"),
-        // Pattern work is charged to the budget step by step (PatternMatcher); these end
+        // Pattern work is charged to the budget step by step (LuaPatternMatcher); these end
         // under the default limits, which they would take minutes to hours past in Lua's matcher.
         Attack(
             name: "optional items (a?)^30 a^30",

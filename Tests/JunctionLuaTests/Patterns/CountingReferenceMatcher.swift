@@ -1,7 +1,7 @@
 import Foundation  // isalpha, tolower, …: C's ctype, in the C locale as in Lua
 
 /// A plain backtracking matcher of Lua patterns for the tests, written apart from
-/// `PatternMatcher` (it parses the pattern into items first, then matches them by
+/// `LuaPatternMatcher` (it parses the pattern into items first, then matches them by
 /// recursion, and asks C's `ctype.h` about classes), which counts the work any such
 /// matcher does: each start position tried, each single-character test, each backtrack
 /// (trying the rest of the pattern again after a repetition or an optional item), each

@@ -3,7 +3,7 @@ import Testing
 @testable import JunctionLua
 import JunctionTestSupport
 
-/// The steps ``PatternMatcher`` charges are an upper bound of the work matching does: on
+/// The steps ``LuaPatternMatcher`` charges are an upper bound of the work matching does: on
 /// random and on hostile patterns, never fewer than ``CountingReferenceMatcher`` counts —
 /// which finds the same matches and captures.
 @Suite struct PatternStepBoundTests {
@@ -19,7 +19,7 @@ import JunctionTestSupport
         let patternBytes = Array(anchored ? pattern.dropFirst() : pattern[...]) + [0]
         return subjectBytes.withUnsafeBufferPointer { subjectBuffer in
             patternBytes.withUnsafeBufferPointer { patternBuffer in
-                var matcher = PatternMatcher(
+                var matcher = LuaPatternMatcher(
                     subject: subjectBuffer.baseAddress!, subjectLength: subject.count,
                     pattern: patternBuffer.baseAddress!, patternLength: patternBytes.count - 1, allowance: .max)
                 let found = matcher.search(from: start, anchored: anchored)
@@ -101,7 +101,7 @@ import JunctionTestSupport
         let (expected, work) = CountingReferenceMatcher.plainFind(needleBytes, in: subjectBytes, from: 0)
         let (found, steps) = (subjectBytes + [0]).withUnsafeBufferPointer { subjectBuffer in
             (needleBytes + [0]).withUnsafeBufferPointer { needleBuffer in
-                var matcher = PatternMatcher(
+                var matcher = LuaPatternMatcher(
                     subject: subjectBuffer.baseAddress!, subjectLength: subjectBytes.count,
                     pattern: needleBuffer.baseAddress!, patternLength: needleBytes.count, allowance: .max)
                 return (matcher.findPlain(from: 0), matcher.steps)
@@ -116,7 +116,7 @@ import JunctionTestSupport
         let pattern = Array((String(repeating: "a?", count: 30) + String(repeating: "a", count: 30)).utf8) + [0]
         subject.withUnsafeBufferPointer { subjectBuffer in
             pattern.withUnsafeBufferPointer { patternBuffer in
-                var matcher = PatternMatcher(
+                var matcher = LuaPatternMatcher(
                     subject: subjectBuffer.baseAddress!, subjectLength: 30,
                     pattern: patternBuffer.baseAddress!, patternLength: pattern.count - 1, allowance: 10_000)
                 #expect(matcher.search(from: 0, anchored: false) == nil)

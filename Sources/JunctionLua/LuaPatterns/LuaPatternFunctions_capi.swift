@@ -1,7 +1,7 @@
 internal import CLua
 
 /// `string.find`, `string.match`, `string.gmatch` and `string.gsub` for rules: Lua 5.4's
-/// functions, argument for argument and message for message, over ``PatternMatcher``,
+/// functions, argument for argument and message for message, over ``LuaPatternMatcher``,
 /// whose every step is charged to the instruction budget. (Lua's own run in C, where the
 /// budget cannot stop a pattern that backtracks for minutes.)
 ///
@@ -11,13 +11,13 @@ internal import CLua
 ///
 /// The longjmp invariant: from the first Lua call that can raise to the last, these
 /// functions hold only trivial values — integers, pointers into strings on the Lua
-/// stack, a ``PatternMatcher`` (`BitwiseCopyable`), and for `gsub` a `luaL_Buffer`
+/// stack, a ``LuaPatternMatcher`` (`BitwiseCopyable`), and for `gsub` a `luaL_Buffer`
 /// whose growing storage is a userdata on the Lua stack. So an error, from Lua or from a
 /// replacement function `gsub` calls, skips no Swift frame that owns a reference. Lua
 /// code runs only where the C library would run it (`gsub`'s function and table
 /// replacements), after the steps so far are charged, and the allowance is taken afresh
 /// after it; `gmatch`'s iterator keeps its position in a userdata, like Lua's.
-enum PatternFunctions {
+enum LuaPatternFunctions {
     /// `string.find(s, pattern [, init [, plain]])`.
     static let find: lua_CFunction = { state in search(state, find: true) }
 
@@ -35,7 +35,7 @@ enum PatternFunctions {
             lua_pushnil(state)
             return 1
         }
-        var matcher = PatternMatcher(
+        var matcher = LuaPatternMatcher(
             subject: subject, subjectLength: subjectLength, pattern: pattern, patternLength: patternLength,
             allowance: SandboxContext.unitsLeft(state))
         if find, lua_toboolean(state, 4) != 0 || matcher.hasNoSpecials() {
@@ -52,7 +52,7 @@ enum PatternFunctions {
         let anchored = patternLength > 0 && pattern[0] == UInt8(ascii: "^")
         if anchored {
             let spent = matcher.steps
-            matcher = PatternMatcher(
+            matcher = LuaPatternMatcher(
                 subject: subject, subjectLength: subjectLength, pattern: pattern + 1, patternLength: patternLength - 1,
                 allowance: matcher.allowance)
             matcher.steps = spent
@@ -94,7 +94,7 @@ enum PatternFunctions {
     /// Charges the matcher's steps to the evaluation and gives it a fresh allowance from
     /// what is left. `false` once the budget is spent.
     @inline(__always)
-    static func settle(_ state: OpaquePointer?, _ matcher: inout PatternMatcher) -> Bool {
+    static func settle(_ state: OpaquePointer?, _ matcher: inout LuaPatternMatcher) -> Bool {
         let charged = SandboxContext.charge(state, matcher.steps)
         matcher.steps = 0
         matcher.allowance = SandboxContext.unitsLeft(state)
@@ -103,7 +103,7 @@ enum PatternFunctions {
 
     /// Raises what stopped a matcher: the budget error, or the pattern error with Lua's
     /// message and the caller's position in front, as `luaL_error` puts it. Never returns.
-    static func raise(_ state: OpaquePointer?, _ stop: PatternMatcher.Stop) -> Int32 {
+    static func raise(_ state: OpaquePointer?, _ stop: LuaPatternMatcher.Stop) -> Int32 {
         switch stop {
         case .budget:
             return SandboxContext.raiseBudgetExceeded(state)
@@ -123,7 +123,7 @@ enum PatternFunctions {
     /// pattern has none and `whole` is given — Lua's `push_captures` — after charging the
     /// steps so far and the bytes of the strings it makes. Returns how many it pushed.
     /// May raise.
-    static func pushCaptures(_ state: OpaquePointer?, _ matcher: inout PatternMatcher, whole: (start: Int, end: Int)?)
+    static func pushCaptures(_ state: OpaquePointer?, _ matcher: inout LuaPatternMatcher, whole: (start: Int, end: Int)?)
         -> Int32
     {
         let count = matcher.level == 0 && whole != nil ? 1 : matcher.level
@@ -145,7 +145,7 @@ enum PatternFunctions {
 
     /// The length of capture `index` (the whole match when there are no captures), or a
     /// negative number when it is a position or not a capture at all.
-    private static func capturedLength(_ matcher: inout PatternMatcher, _ index: Int, whole: (start: Int, end: Int)?)
+    private static func capturedLength(_ matcher: inout LuaPatternMatcher, _ index: Int, whole: (start: Int, end: Int)?)
         -> Int
     {
         guard index < matcher.level else { return whole.map { $0.end - $0.start } ?? -1 }
@@ -156,7 +156,7 @@ enum PatternFunctions {
     /// capture 0 when the pattern has none. Lua's `push_onecapture`: raises for an index
     /// past the captures, or a capture still open. Charges nothing.
     static func pushCapture(
-        _ state: OpaquePointer?, _ matcher: inout PatternMatcher, _ index: Int, whole: (start: Int, end: Int)?
+        _ state: OpaquePointer?, _ matcher: inout LuaPatternMatcher, _ index: Int, whole: (start: Int, end: Int)?
     ) {
         guard index < matcher.level else {
             guard index == 0, let whole else {
@@ -168,9 +168,9 @@ enum PatternFunctions {
         }
         let capture = matcher.captures[index]
         switch capture.length {
-        case PatternCapture.unfinished:
+        case LuaPatternCapture.unfinished:
             _ = raise(state, .error(.unfinishedCapture))
-        case PatternCapture.position:
+        case LuaPatternCapture.position:
             lua_pushinteger(state, lua_Integer(capture.start + 1))
         default:
             _ = lua_pushlstring(state, charPointer(matcher.subject + capture.start), capture.length)

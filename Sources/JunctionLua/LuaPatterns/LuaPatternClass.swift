@@ -1,7 +1,7 @@
 /// The character classes of Lua patterns (`%a`, `%d`, …) as the C locale defines them, which
 /// is what Lua's `ctype.h` calls see in a host that never calls `setlocale`: only ASCII
 /// bytes belong to a class.
-enum PatternClass {
+enum LuaPatternClass {
     /// Whether `byte` matches `%` followed by `letter`: a class when `letter` names one
     /// (its upper case is the complement), otherwise `letter` itself (`%.` is a dot).
     @inline(__always)

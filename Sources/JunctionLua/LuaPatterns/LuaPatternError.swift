@@ -1,6 +1,6 @@
 /// An error Lua 5.4's pattern functions raise, with the text `lstrlib.c` gives it, so rules
 /// see the same messages as with Lua's own functions.
-enum PatternError: BitwiseCopyable, Equatable {
+enum LuaPatternError: BitwiseCopyable, Equatable {
     /// A pattern ending in a lone `%`.
     case endsWithPercent
     /// A set `[...]` without its `]`.
@@ -16,9 +16,9 @@ enum PatternError: BitwiseCopyable, Equatable {
     case invalidPatternCapture
     /// A match whose capture is still open when its captures are read.
     case unfinishedCapture
-    /// More than ``PatternCaptures/capacity`` captures.
+    /// More than ``LuaPatternCaptures/capacity`` captures.
     case tooManyCaptures
-    /// Recursion deeper than ``PatternMatcher/maximumDepth``.
+    /// Recursion deeper than ``LuaPatternMatcher/maximumDepth``.
     case tooComplex
     /// A `%` in a replacement string followed by neither `%` nor a digit.
     case invalidReplacement

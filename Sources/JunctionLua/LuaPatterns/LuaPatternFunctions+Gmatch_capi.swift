@@ -1,6 +1,6 @@
 internal import CLua
 
-extension PatternFunctions {
+extension LuaPatternFunctions {
     /// Where a `gmatch` iterator stands, kept in a userdata (an upvalue of the iterator, as
     /// in Lua), so the iterator holds no Swift value between calls.
     private struct Iteration: BitwiseCopyable {
@@ -35,7 +35,7 @@ extension PatternFunctions {
         let pattern = bytes(lua_tolstring(state, jl_upvalueindex(2), &patternLength))
         let block = lua_touserdata(state, jl_upvalueindex(3)).unsafelyUnwrapped
         var iteration = block.load(as: Iteration.self)
-        var matcher = PatternMatcher(
+        var matcher = LuaPatternMatcher(
             subject: subject, subjectLength: subjectLength, pattern: pattern, patternLength: patternLength,
             allowance: SandboxContext.unitsLeft(state))
         var position = iteration.position

@@ -1,6 +1,6 @@
 /// One capture of a pattern match: where it starts in the subject and how long it is, or
 /// that it is still open or a position capture `()`.
-struct PatternCapture: BitwiseCopyable {
+struct LuaPatternCapture: BitwiseCopyable {
     /// The length of a capture whose `)` the matcher has not reached yet.
     static let unfinished = -1
     /// The length of a position capture, `()`, which captures where it stands.

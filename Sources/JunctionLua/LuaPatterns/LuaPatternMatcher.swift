@@ -16,13 +16,13 @@ internal import Foundation  // memcmp
 /// Invariant: a trivial value (`BitwiseCopyable`: pointers and integers only, captures
 /// inline). The pattern functions keep one in their frame while Lua may raise, and a
 /// `longjmp` past such a frame leaks nothing. It never calls Lua itself.
-struct PatternMatcher: BitwiseCopyable {
+struct LuaPatternMatcher: BitwiseCopyable {
     /// Why the matcher stopped before finding out whether the pattern matches.
     enum Stop: BitwiseCopyable, Equatable {
         /// Its steps exceeded the allowance.
         case budget
         /// The pattern is malformed, or too complex, as Lua would have raised.
-        case error(PatternError)
+        case error(LuaPatternError)
     }
 
     /// How deep matching may recurse (Lua's `MAXCCALLS` for patterns).
@@ -33,7 +33,7 @@ struct PatternMatcher: BitwiseCopyable {
     let pattern: UnsafePointer<UInt8>
     let patternLength: Int
     /// The captures, ``level`` of them in use.
-    var captures = PatternCaptures()
+    var captures = LuaPatternCaptures()
     var level = 0
     /// The steps taken, and the most that may be taken.
     var steps = 0
@@ -63,7 +63,7 @@ struct PatternMatcher: BitwiseCopyable {
     }
 
     /// Records `error` as the reason to stop; returns -1 for the caller to return.
-    mutating func fail(_ error: PatternError) -> Int {
+    mutating func fail(_ error: LuaPatternError) -> Int {
         if stop == nil { stop = .error(error) }
         return -1
     }
@@ -105,8 +105,8 @@ struct PatternMatcher: BitwiseCopyable {
             case UInt8(ascii: "("):
                 s =
                     patternByte(p + 1) == UInt8(ascii: ")")
-                    ? startCapture(s, p + 2, length: PatternCapture.position)
-                    : startCapture(s, p + 1, length: PatternCapture.unfinished)
+                    ? startCapture(s, p + 2, length: LuaPatternCapture.position)
+                    : startCapture(s, p + 1, length: LuaPatternCapture.unfinished)
                 break items
             case UInt8(ascii: ")"):
                 s = endCapture(s, p + 1)
@@ -225,7 +225,7 @@ struct PatternMatcher: BitwiseCopyable {
         let byte = subject[s]
         switch pattern[p] {
         case UInt8(ascii: "."): return true
-        case UInt8(ascii: "%"): return PatternClass.matches(byte, pattern[p + 1])
+        case UInt8(ascii: "%"): return LuaPatternClass.matches(byte, pattern[p + 1])
         case UInt8(ascii: "["): return matchesSet(byte, p, end - 1)
         default: return pattern[p] == byte
         }
@@ -245,7 +245,7 @@ struct PatternMatcher: BitwiseCopyable {
             let item = pattern[p]
             if item == UInt8(ascii: "%") {
                 p += 1
-                if PatternClass.matches(byte, pattern[p]) { return inside }
+                if LuaPatternClass.matches(byte, pattern[p]) { return inside }
             } else if pattern[p + 1] == UInt8(ascii: "-"), p + 2 < close {
                 if item <= byte, byte <= pattern[p + 2] { return inside }
                 p += 2
@@ -284,8 +284,8 @@ struct PatternMatcher: BitwiseCopyable {
 
     /// Opens a capture (`length` says which kind) and matches the rest. Lua's `start_capture`.
     private mutating func startCapture(_ s: Int, _ p: Int, length: Int) -> Int {
-        guard level < PatternCaptures.capacity else { return fail(.tooManyCaptures) }
-        captures[level] = PatternCapture(start: s, length: length)
+        guard level < LuaPatternCaptures.capacity else { return fail(.tooManyCaptures) }
+        captures[level] = LuaPatternCapture(start: s, length: length)
         level += 1
         let result = match(s, p)
         if result == -1 { level -= 1 }
@@ -295,11 +295,11 @@ struct PatternMatcher: BitwiseCopyable {
     /// Closes the innermost open capture and matches the rest. Lua's `end_capture`.
     private mutating func endCapture(_ s: Int, _ p: Int) -> Int {
         var open = level - 1
-        while open >= 0, captures[open].length != PatternCapture.unfinished { open -= 1 }
+        while open >= 0, captures[open].length != LuaPatternCapture.unfinished { open -= 1 }
         guard open >= 0 else { return fail(.invalidPatternCapture) }
         captures[open].length = s - captures[open].start
         let result = match(s, p)
-        if result == -1 { captures[open].length = PatternCapture.unfinished }
+        if result == -1 { captures[open].length = LuaPatternCapture.unfinished }
         return result
     }
 
@@ -307,7 +307,7 @@ struct PatternMatcher: BitwiseCopyable {
     /// `match_capture`.
     private mutating func matchBackReference(_ s: Int, _ digit: UInt8) -> Int {
         let index = Int(digit) - Int(UInt8(ascii: "1"))
-        guard index >= 0, index < level, captures[index].length != PatternCapture.unfinished else {
+        guard index >= 0, index < level, captures[index].length != LuaPatternCapture.unfinished else {
             return fail(.invalidCaptureIndex(index + 1))
         }
         let capture = captures[index]

@@ -12,7 +12,7 @@
 /// `pairs`, `rawget`, `rawlen`, `getmetatable`, `setmetatable`, `error` and `assert` do
 /// a bounded amount of work (or work the VM already counted, such as the arguments of
 /// `assert`); `string.find/match/gmatch/gsub` are the sandbox's own matcher
-/// (``PatternFunctions``), which charges every step it takes.
+/// (``LuaPatternFunctions``), which charges every step it takes.
 enum ChargePolicy {
     /// Units charged per byte a function reads or produces: one, like one VM instruction,
     /// which copies or compares a few bytes at most.

@@ -49,10 +49,10 @@ enum HostFunctions {
         setField(state, "url_decode", RuleHelpers.decode)
         setField(state, "url_parse", RuleHelpers.parse)
         setField(state, "url_build", RuleHelpers.build)
-        setField(state, "pattern_find", PatternFunctions.find)
-        setField(state, "pattern_match", PatternFunctions.match)
-        setField(state, "pattern_gmatch", PatternFunctions.gmatch)
-        setField(state, "pattern_gsub", PatternFunctions.gsub)
+        setField(state, "pattern_find", LuaPatternFunctions.find)
+        setField(state, "pattern_match", LuaPatternFunctions.match)
+        setField(state, "pattern_gmatch", LuaPatternFunctions.gmatch)
+        setField(state, "pattern_gsub", LuaPatternFunctions.gsub)
         SandboxPrelude.addHostFields(state)  // parts: the prelude's other files; verdict: the names of a verdict table
         jl_call(state, 1, 3)  // prelude(host) → env, seal, reach
         context.pointee.reach = luaL_ref(state, jl_registryindex())

@@ -1,7 +1,7 @@
 internal import CLua
 internal import Foundation  // memchr
 
-extension PatternFunctions {
+extension LuaPatternFunctions {
     /// `string.gsub(s, pattern, replacement [, n])`: Lua 5.4's, with a string, table or
     /// function replacement, at most `n` replacements.
     ///
@@ -23,7 +23,7 @@ extension PatternFunctions {
         let restLength = anchored ? patternLength - 1 : patternLength
         var buffer = luaL_Buffer()
         return withUnsafeMutablePointer(to: &buffer) { buffer in
-            var matcher = PatternMatcher(
+            var matcher = LuaPatternMatcher(
                 subject: subject, subjectLength: subjectLength, pattern: rest, patternLength: restLength,
                 allowance: SandboxContext.unitsLeft(state))
             return substitute(state, &matcher, buffer: buffer, kind: kind, most: most, anchored: anchored)
@@ -33,7 +33,7 @@ extension PatternFunctions {
     /// The loop of Lua's `str_gsub`, from `luaL_buffinit` on: pushes the result and the
     /// number of replacements. Bytes between matches are added in runs, not one by one.
     private static func substitute(
-        _ state: OpaquePointer?, _ matcher: inout PatternMatcher, buffer: UnsafeMutablePointer<luaL_Buffer>,
+        _ state: OpaquePointer?, _ matcher: inout LuaPatternMatcher, buffer: UnsafeMutablePointer<luaL_Buffer>,
         kind: Int32, most: lua_Integer, anchored: Bool
     ) -> Int32 {
         luaL_buffinit(state, buffer)
@@ -79,9 +79,9 @@ extension PatternFunctions {
     }
 
     /// Adds the subject's bytes from `start` to `end` to the buffer, one step a byte;
-    /// `false` (``PatternMatcher/stop`` set) when the allowance does not reach.
+    /// `false` (``LuaPatternMatcher/stop`` set) when the allowance does not reach.
     private static func add(
-        _ state: OpaquePointer?, _ matcher: inout PatternMatcher, _ buffer: UnsafeMutablePointer<luaL_Buffer>,
+        _ state: OpaquePointer?, _ matcher: inout LuaPatternMatcher, _ buffer: UnsafeMutablePointer<luaL_Buffer>,
         from start: Int, to end: Int
     ) -> Bool {
         guard end > start else { return true }
@@ -94,7 +94,7 @@ extension PatternFunctions {
     /// subject changed (a function or table giving `nil` or `false` keeps the match), or
     /// `nil` when the matcher stopped. Raises Lua's errors.
     private static func addValue(
-        _ state: OpaquePointer?, _ matcher: inout PatternMatcher, _ buffer: UnsafeMutablePointer<luaL_Buffer>,
+        _ state: OpaquePointer?, _ matcher: inout LuaPatternMatcher, _ buffer: UnsafeMutablePointer<luaL_Buffer>,
         kind: Int32, match: (start: Int, end: Int)
     ) -> Bool? {
         switch kind {
@@ -135,7 +135,7 @@ extension PatternFunctions {
     /// `%%` by `%`. Lua's `add_s`; one step per byte of the replacement read and per byte
     /// added. `false` when the matcher stopped. Raises Lua's errors.
     private static func addString(
-        _ state: OpaquePointer?, _ matcher: inout PatternMatcher, _ buffer: UnsafeMutablePointer<luaL_Buffer>,
+        _ state: OpaquePointer?, _ matcher: inout LuaPatternMatcher, _ buffer: UnsafeMutablePointer<luaL_Buffer>,
         match: (start: Int, end: Int)
     ) -> Bool {
         var length = 0

@@ -1,6 +1,6 @@
 internal import Foundation  // memchr, memcmp
 
-extension PatternMatcher {
+extension LuaPatternMatcher {
     /// Whether the pattern has none of the bytes that make it more than plain text, so
     /// `find` may search for it as it is. Lua's `nospecials`; one step per byte read.
     mutating func hasNoSpecials() -> Bool {
