@@ -1,3 +1,5 @@
+import JunctionShipping
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -13,11 +15,10 @@ enum Announcer {
         let bytes = Array((line + "\n").utf8)
         var written = 0
         while written < bytes.count {
-            let put = bytes.withUnsafeBytes { write(1, $0.baseAddress! + written, $0.count - written) }
-            if put < 0 {
-                if errno == EINTR { continue }
-                return
+            let put = try? SystemCall.retryingOnInterrupt {
+                bytes.withUnsafeBytes { write(1, $0.baseAddress! + written, $0.count - written) }
             }
+            guard let put else { return }
             written += put
         }
     }

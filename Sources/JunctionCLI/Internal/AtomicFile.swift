@@ -1,4 +1,5 @@
 import Foundation
+import JunctionShipping
 
 #if canImport(Glibc)
     import Glibc
@@ -32,14 +33,12 @@ enum AtomicFile {
         var failure: Int32?
         var offset = 0
         while failure == nil, offset < bytes.count {
-            let written = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written > 0 {
-                offset += written
-            } else if written < 0, errno == EINTR {
-                continue
-            } else {
-                failure = written < 0 ? errno : EIO
-            }
+            do {
+                let written = try SystemCall.retryingOnInterrupt {
+                    bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
+                }
+                if written > 0 { offset += written } else { failure = EIO }
+            } catch { failure = error.code }
         }
         if failure == nil, fchmod(fd, mode) != 0 { failure = errno }
         if failure == nil, let modified {
