@@ -17,8 +17,8 @@ struct BundleBuildCommand: ParsableCommand {
             folder and --created give the same bytes. --created is an RFC 3339 time; without it, \
             SOURCE_DATE_EPOCH (seconds), else now. --expires is a duration after --created (30d, \
             12h, 90m; default 30d) or an RFC 3339 time. Exit status: 0 built, 1 refused (a test, \
-            check, or what an artifact cannot hold), 2 when the options, the key or the folder \
-            cannot be used.
+            check, or what an artifact cannot hold), 2 when the key, the folder, the dates or \
+            SOURCE_DATE_EPOCH cannot be used, 64 for a value an option does not take.
             """
     )
 
@@ -36,11 +36,15 @@ struct BundleBuildCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "When it stops being valid: a duration (30d, 12h, 90m) or an RFC 3339 time.", valueName: "when"))
-    var expires = "30d"
+            "When it stops being valid: a duration (30d, 12h, 90m; default 30d) or an RFC 3339 time.",
+            valueName: "when"),
+        transform: ExpiryArgument.init(parsing:))
+    var expires = ExpiryArgument.after(.days(30))
 
-    @Option(name: .long, help: ArgumentHelp("When it was built, RFC 3339 (pins the bytes).", valueName: "date"))
-    var created: String?
+    @Option(
+        name: .long, help: ArgumentHelp("When it was built, RFC 3339 (pins the bytes).", valueName: "date"),
+        transform: DateArgument.init(parsing:))
+    var created: DateArgument?
 
     @Flag(name: .long, help: "Refuse on check warnings too.")
     var strict = false
@@ -51,7 +55,7 @@ struct BundleBuildCommand: ParsableCommand {
         do {
             createdDate = try ShippingTime.created(
                 option: created, environment: ProcessInfo.processInfo.environment, now: Date())
-            expiresDate = try ShippingTime.expiry(expires, after: createdDate, option: "--expires")
+            expiresDate = try expires.date(after: createdDate, option: "--expires")
         } catch {
             throw error.report("bundle build")
         }

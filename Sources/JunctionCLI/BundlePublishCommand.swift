@@ -1,5 +1,4 @@
 import ArgumentParser
-import Crypto
 import Foundation
 import JunctionArtifact
 
@@ -25,8 +24,9 @@ struct BundlePublishCommand: ParsableCommand {
             Both files are written atomically, the object first. The pointer is dated (its \
             modification time, whence nginx's ETag) after every pointer the channel served, \
             recorded in DIR/channels/.NAME.served; keep that file with the channel. Exit status: 0 published, 1 \
-            refused (the typed reason is printed), 2 when the options, the key or FILE cannot \
-            be used.
+            refused (the typed reason is printed), 2 when the key, a --pubkey, FILE, the dates or \
+            SOURCE_DATE_EPOCH cannot be used, 64 for a value an option does not take or options \
+            that do not go together.
             """
     )
 
@@ -36,20 +36,28 @@ struct BundlePublishCommand: ParsableCommand {
     @Option(name: .customLong("to"), help: ArgumentHelp("The folder a static host serves.", valueName: "dir"))
     var directory: String
 
-    @Option(name: .long, help: ArgumentHelp("The channel: [a-z0-9][a-z0-9._-]{0,63}.", valueName: "name"))
-    var channel: String
+    @Option(
+        name: .long, help: ArgumentHelp("The channel: [a-z0-9][a-z0-9._-]{0,63}.", valueName: "name"),
+        transform: ChannelNameArgument.init(parsing:))
+    var channel: ChannelNameArgument
 
     @Option(name: .long, help: ArgumentHelp("The private key file that signed FILE.", valueName: "path"))
     var key: String
 
-    @Option(name: .long, help: ArgumentHelp("The sequence number (default: current + 1).", valueName: "n"))
-    var seq: String?
+    @Option(
+        name: .long, help: ArgumentHelp("The sequence number (default: current + 1).", valueName: "n"),
+        transform: SeqArgument.init(parsing:))
+    var seq: SeqArgument?
 
-    @Option(name: .long, help: ArgumentHelp("The share of devices, 0 to 100 (default 100).", valueName: "percent"))
-    var rollout: String?
+    @Option(
+        name: .long, help: ArgumentHelp("The share of devices, 0 to 100 (default 100).", valueName: "percent"),
+        transform: PercentArgument.init(parsing:))
+    var rollout: PercentArgument?
 
-    @Option(name: .long, help: ArgumentHelp("The rollout's salt: 1 to 64 of A-Z a-z 0-9 . _ -.", valueName: "text"))
-    var salt: String?
+    @Option(
+        name: .long, help: ArgumentHelp("The rollout's salt: 1 to 64 of A-Z a-z 0-9 . _ -.", valueName: "text"),
+        transform: SaltArgument.init(parsing:))
+    var salt: SaltArgument?
 
     @Flag(name: .customLong("pin-embedded"), help: "Tell devices to fall back to their embedded bundle.")
     var pinEmbedded = false
@@ -58,18 +66,21 @@ struct BundlePublishCommand: ParsableCommand {
         name: .long,
         help: ArgumentHelp(
             "When the pointer expires: a duration (7d, 12h, 90m) or an RFC 3339 time; not after the artifact's expiry.",
-            valueName: "when"))
-    var expires: String?
+            valueName: "when"),
+        transform: ExpiryArgument.init(parsing:))
+    var expires: ExpiryArgument?
 
-    @Option(name: .long, help: ArgumentHelp("When the pointer is published, RFC 3339.", valueName: "date"))
-    var created: String?
+    @Option(
+        name: .long, help: ArgumentHelp("When the pointer is published, RFC 3339.", valueName: "date"),
+        transform: DateArgument.init(parsing:))
+    var created: DateArgument?
 
     @Flag(name: .long, help: "With --seq, replace a current pointer that does not verify.")
     var force = false
 
     @Flag(
         name: .customLong("allow-seq-jump"),
-        help: "Let --seq go more than \(Self.maximumSeqStep) past the channel's current seq.")
+        help: "Let --seq go more than \(ChannelPublisher.maximumSeqStep) past the channel's current seq.")
     var allowSeqJump = false
 
     @Option(
@@ -79,72 +90,112 @@ struct BundlePublishCommand: ParsableCommand {
             valueName: "path"))
     var previousKeys: [String] = []
 
-    /// How far past the channel's current seq `--seq` may go without `--allow-seq-jump`: a
-    /// device that takes a seq never takes a lower one of its epoch again, so a slip of the
-    /// finger (a digit too many) would spend seqs no publish can get back.
-    static let maximumSeqStep: UInt64 = 1_000
+    func validate() throws {
+        if force && seq == nil {
+            throw ValidationError(
+                "--force replaces a current pointer that does not verify, and needs an explicit --seq")
+        }
+    }
 
     func run() throws {
-        let options: Options
-        do { options = try parseOptions() } catch { throw error.report("bundle publish") }
-        let signingKey: SigningKey
+        let (created, expires) = try dates()
+        let (signingKey, previousKeys) = try keys()
+        let artifact = try verifiedArtifact(key: signingKey)
+
+        let publisher = ChannelPublisher(channel: channel.name, key: signingKey, previousKeys: previousKeys)
+        let pointerPath = directory + "/" + publisher.pointerPath
+        let objectPath = directory + "/" + ChannelPublisher.objectPath(for: artifact)
+        let site = ChannelPublisher.Site(
+            pointer: try Self.pointer(at: pointerPath),
+            object: Self.object(at: objectPath, length: artifact.bytes.count))
+        let options = ChannelPublisher.Options(
+            created: created, seq: seq.map { .exactly($0.value) } ?? .next, allowsSeqJump: allowSeqJump,
+            replacesUnverifiedPointer: force, expires: expires, rolloutPercent: rollout?.value ?? 100,
+            salt: salt?.text, pinsEmbedded: pinEmbedded)
+        let publication: ChannelPublisher.Publication
+        do { publication = try publisher.publish(artifact, to: site, options: options) } catch {
+            throw report(error, pointerPath: pointerPath, objectPath: objectPath)
+        }
+        if let problem = publication.replacedPointerProblem {
+            printError("\(pointerPath): replacing a pointer that does not verify (--force): \(problem)")
+        }
+        try write(publication, artifact: artifact.bytes, pointerPath: pointerPath, objectPath: objectPath)
+
+        let pointer = publication.pointer
+        let percent = PercentArgument.text(of: pointer.rollout.percent)
+        print(
+            "\(pointerPath): \(pointer.epoch > 0 ? "epoch \(pointer.epoch), " : "")seq \(pointer.seq), channel \(channel) → \(objectPath), rollout \(percent)% "
+                + "(salt \(pointer.rollout.salt)), expires \(ShippingTime.format(pointer.expires))"
+                + (pinEmbedded ? ", pin embedded" : ""))
+    }
+
+    /// The pointer's creation time (`--created`, `SOURCE_DATE_EPOCH` or now) and, with
+    /// `--expires`, its expiry.
+    /// - Throws: `ExitCode(2)`, the usage error printed.
+    private func dates() throws(ExitCode) -> (created: Date, expires: Date?) {
         do {
-            signingKey = try KeyFile.readSigningKey(at: key)
+            let created = try ShippingTime.created(
+                option: created, environment: ProcessInfo.processInfo.environment, now: Date())
+            return (created, try expires?.date(after: created, option: "--expires"))
+        } catch { throw error.report("bundle publish") }
+    }
+
+    /// The `--key` file and the `--pubkey` files.
+    /// - Throws: `ExitCode(2)`, the reason printed.
+    private func keys() throws(ExitCode) -> (SigningKey, previous: [VerificationKey]) {
+        var previousKeys: [VerificationKey] = []
+        for path in self.previousKeys {
+            do { previousKeys.append(try KeyFile.readVerificationKey(at: path)) } catch {
+                throw UsageError("--pubkey \(path): \(error)").report("bundle publish")
+            }
+        }
+        do {
+            return (try KeyFile.readSigningKey(at: key), previousKeys)
         } catch {
             printError("bundle publish: \(error)")
             throw ExitCode(2)
         }
+    }
+
+    /// FILE, verified now with `key` as a device would check it: the publisher checks first.
+    /// - Throws: `ExitCode(2)` when FILE cannot be read, `ExitCode(1)` when it is refused,
+    ///   each answer printed.
+    private func verifiedArtifact(key: SigningKey) throws(ExitCode) -> Artifact {
         let bytes = try ArtifactFile.readForCommand(file)
-        // A device would check the artifact with this key; so does the publisher, first.
-        let artifact: Artifact
         do {
-            artifact = try Artifact(verifying: bytes, keyring: Keyring([signingKey.publicKey]), at: Date())
+            return try Artifact(verifying: bytes, keyring: Keyring([key.publicKey]), at: Date())
         } catch {
             print("\(file): refused: \(error)")
             throw ExitCode(1)
         }
-        let sha256 = BundleBuildCommand.hex(SHA256.hash(data: bytes))
+    }
 
-        var pointerExpires = artifact.header.expires
-        if let expires {
-            do {
-                pointerExpires = try ShippingTime.expiry(expires, after: options.created, option: "--expires")
-            } catch { throw error.report("bundle publish") }
-            if pointerExpires > artifact.header.expires {
-                throw UsageError(
-                    "--expires \(ShippingTime.format(pointerExpires)) is later than the artifact's expiry "
-                        + "\(ShippingTime.format(artifact.header.expires)); a pointer never outlives its artifact"
-                ).report("bundle publish")
-            }
+    /// Prints a refusal the way the command answers it: a date or pointer the options cannot
+    /// make is a usage error (exit 2); the rest are refusals of the file they concern (exit 1).
+    private func report(_ error: PublishError, pointerPath: String, objectPath: String) -> ExitCode {
+        switch error.code {
+        case .outlivesArtifact, .invalidPointer:
+            return UsageError(error.message).report("bundle publish")
+        case .objectDiffers:
+            print("\(objectPath): refused: \(error.message)")
+        case .foreignArtifact:
+            print("\(file): refused: \(error.message)")
+        default:
+            print("\(pointerPath): refused: \(error.message)")
         }
+        return ExitCode(1)
+    }
 
-        let pointerPath = directory + "/channels/" + channel + ".json"
-        let current = try currentPointer(
-            at: pointerPath, keyring: Keyring([signingKey.publicKey] + options.previousKeys))
+    /// Writes what `publication` says: the object (unless the site has it), then the mark,
+    /// then the pointer, dated after every pointer the channel served.
+    private func write(
+        _ publication: ChannelPublisher.Publication, artifact: [UInt8], pointerPath: String, objectPath: String
+    ) throws(ExitCode) {
         let mark: ChannelServedMark
-        do { mark = try ChannelServedMark(directory: directory, channel: channel) } catch {
+        do { mark = try ChannelServedMark(directory: directory, channel: channel.name) } catch {
             print("\(pointerPath): refused: \(error)")
             throw ExitCode(1)
         }
-        let nextSeq = try Self.seq(
-            after: current, requested: options.seq, epoch: signingKey.epoch, allowJump: allowSeqJump,
-            path: pointerPath)
-        // Same artifact, same salt: a higher percent then only adds devices.
-        let keptSalt = current.flatMap { $0.artifactSHA256 == sha256 ? $0.rollout.salt : nil }
-        let pointer: ChannelPointer
-        do {
-            pointer = try ChannelPointer(
-                channel: channel, seq: nextSeq, epoch: signingKey.epoch, artifactSHA256: sha256,
-                artifactLength: bytes.count,
-                created: options.created, expires: pointerExpires,
-                rollout: ChannelPointer.Rollout(
-                    percent: options.percent, salt: options.salt ?? keptSalt ?? Self.randomSalt()),
-                pinEmbedded: pinEmbedded, keyID: signingKey.keyID)
-        } catch {
-            throw UsageError("the pointer cannot be made: \(error)").report("bundle publish")
-        }
-
-        let objectPath = directory + "/objects/" + sha256 + ".jbundle"
         do {
             try FileManager.default.createDirectory(
                 atPath: directory + "/objects", withIntermediateDirectories: true)
@@ -156,7 +207,12 @@ struct BundlePublishCommand: ParsableCommand {
             )
             throw ExitCode(1)
         }
-        try storeObject(bytes, at: objectPath)
+        if publication.writesObject {
+            do { try AtomicFile.write(artifact, to: objectPath) } catch {
+                printError("bundle publish: \(error)")
+                throw ExitCode(1)
+            }
+        }
         let modified: Int
         do { modified = try mark.nextTime(replacing: pointerPath) } catch {
             print("\(pointerPath): refused: \(error)")
@@ -165,179 +221,37 @@ struct BundlePublishCommand: ParsableCommand {
         do {
             // The mark first: a pointer is never served dated past it, even if publish stops between the two.
             try mark.record(modified)
-            try AtomicFile.write(try pointer.signed(with: signingKey), to: pointerPath, modified: modified)
+            try AtomicFile.write(publication.signedPointer, to: pointerPath, modified: modified)
         } catch {
             printError("bundle publish: \(error)")
             throw ExitCode(1)
         }
-        let percent =
-            pointer.rollout.percent == pointer.rollout.percent.rounded()
-            ? String(Int(pointer.rollout.percent)) : String(pointer.rollout.percent)
-        print(
-            "\(pointerPath): \(pointer.epoch > 0 ? "epoch \(pointer.epoch), " : "")seq \(pointer.seq), channel \(channel) → \(objectPath), rollout \(percent)% "
-                + "(salt \(pointer.rollout.salt)), expires \(ShippingTime.format(pointer.expires))"
-                + (pinEmbedded ? ", pin embedded" : ""))
     }
 
-    /// The new pointer's seq, in the signing key's `epoch`: `requested`, or the one after the
-    /// channel's current seq — counted from 0 when `current` is of an earlier epoch (or
-    /// there is none), since a higher epoch starts the seq afresh.
-    /// - Throws: `ExitCode(1)`, the refusal printed: a current pointer of a later epoch, a
-    ///   seq not above the current one, a jump past ``maximumSeqStep`` without `allowJump`,
-    ///   or no seq left in the epoch.
-    static func seq(
-        after current: ChannelPointer?, requested: UInt64?, epoch: UInt64, allowJump: Bool, path: String
-    ) throws -> UInt64 {
-        if let current, current.epoch > epoch {
-            print(
-                "\(path): refused: the channel is at epoch \(current.epoch) (seq \(current.seq)), but the key signs "
-                    + "epoch \(epoch): devices that took epoch \(current.epoch) never accept a pointer of an earlier "
-                    + "one; publish with the key of epoch \(current.epoch) or later")
-            throw ExitCode(1)
-        }
-        let base = current.flatMap { $0.epoch == epoch ? $0.seq : nil } ?? 0
-        let inEpoch = epoch > 0 ? " of epoch \(epoch)" : ""
-        guard let requested else {
-            guard base < ChannelPointer.maximumSeq else {
-                print(
-                    "\(path): refused: the channel's seq is \(base), the largest there is\(inEpoch); devices that "
-                        + "took it accept no other pointer of this epoch: make a key of epoch \(epoch + 1) "
-                        + "(junction keygen --epoch \(epoch + 1)), add its public key to the apps, and publish with it "
-                        + "(docs/artifacts.md, \"Seq epochs\")")
-                throw ExitCode(1)
-            }
-            return base + 1
-        }
-        if requested <= base {
-            print(
-                "\(path): refused: --seq \(requested) is not greater than the channel's current seq "
-                    + "\(base)\(inEpoch); a channel's seq only goes up (a rollback is a new, higher seq)")
-            throw ExitCode(1)
-        }
-        if requested - base > maximumSeqStep && !allowJump {
-            let now = current.map { "current seq \(base)\($0.epoch == epoch ? inEpoch : " (a new epoch starts at 0)")" }
-            print(
-                "\(path): refused: --seq \(requested) is \(requested - base) past the channel's "
-                    + "\(now ?? "seq 0 (it has no pointer yet)"), more than the \(maximumSeqStep) a publish may jump: "
-                    + "a device that takes it never again accepts a seq of \(requested) or lower\(inEpoch), "
-                    + "leaving \(ChannelPointer.maximumSeq - requested) for every publish after it; give "
-                    + "--allow-seq-jump if that is what you mean")
-            throw ExitCode(1)
-        }
-        return requested
-    }
-
-    /// The options that need more than ArgumentParser checks, parsed.
-    private struct Options {
-        var previousKeys: [VerificationKey]
-        var seq: UInt64?
-        var percent: Double
-        var salt: String?
-        var created: Date
-    }
-
-    private func parseOptions() throws(UsageError) -> Options {
-        guard ChannelPointer.isChannelName(channel) else {
-            throw UsageError(
-                "--channel \"\(channel.prefix(80))\" is not a channel name: 1 to 64 of a-z 0-9 . _ -, starting with a letter or digit"
-            )
-        }
-        var number: UInt64?
-        if let seq {
-            guard (1...20).contains(seq.utf8.count), seq.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-                let value = UInt64(seq), (1...ChannelPointer.maximumSeq).contains(value)
-            else {
-                throw UsageError(
-                    "--seq \"\(seq.prefix(40))\" is not a whole number from 1 to \(ChannelPointer.maximumSeq) "
-                        + "(2^53 - 1, the largest a pointer carries)")
-            }
-            number = value
-        }
-        var previousKeys: [VerificationKey] = []
-        for path in self.previousKeys {
-            do { previousKeys.append(try KeyFile.readVerificationKey(at: path)) } catch {
-                throw UsageError("--pubkey \(path): \(error)")
-            }
-        }
-        if force && seq == nil {
-            throw UsageError("--force replaces a current pointer that does not verify, and needs an explicit --seq")
-        }
-        var percent = 100.0
-        if let rollout {
-            guard rollout.wholeMatch(of: /[0-9]{1,3}(\.[0-9]{1,4})?/) != nil, let value = Double(rollout),
-                value <= 100
-            else { throw UsageError("--rollout \"\(rollout.prefix(40))\" is not a percentage from 0 to 100 (12.5)") }
-            percent = value
-        }
-        if let salt, (try? ChannelPointer.Rollout(percent: percent, salt: salt)) == nil {
-            throw UsageError("--salt \"\(salt.prefix(80))\" is not 1 to 64 of A-Z a-z 0-9 . _ -")
-        }
-        let created = try ShippingTime.created(
-            option: created, environment: ProcessInfo.processInfo.environment, now: Date())
-        return Options(previousKeys: previousKeys, seq: number, percent: percent, salt: salt, created: created)
-    }
-
-    /// The channel's current pointer, verified with `keyring`; `nil` when there is none, or
-    /// when it does not verify and `--seq --force` says to replace it.
-    private func currentPointer(at path: String, keyring: Keyring) throws -> ChannelPointer? {
+    /// The channel's current pointer file, read no further than one byte past the cap (so
+    /// an oversize one is told unread); `nil` when there is none.
+    /// - Throws: `ExitCode(2)` when it exists but cannot be read.
+    private static func pointer(at path: String) throws(ExitCode) -> [UInt8]? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             printError("bundle publish: cannot read \(path)")
             throw ExitCode(2)
         }
         defer { try? handle.close() }
-        // One byte past the cap tells an oversize pointer without reading the rest.
         guard let data = try? handle.read(upToCount: ChannelPointer.maximumBytes + 1) else {
             printError("bundle publish: cannot read \(path)")
             throw ExitCode(2)
         }
-        let refusal: String
-        do {
-            let pointer = try ChannelPointer(verifying: Array(data), keyring: keyring)
-            if pointer.channel == channel { return pointer }
-            refusal = "it names channel \"\(pointer.channel)\", not \"\(channel)\""
-        } catch {
-            refusal = "\(error)"
-        }
-        if force {
-            printError("\(path): replacing a pointer that does not verify (--force): \(refusal)")
-            return nil
-        }
-        print(
-            "\(path): refused: the current pointer does not verify: \(refusal); find out who wrote it, "
-                + "then give --seq N --force to replace it")
-        throw ExitCode(1)
+        return Array(data)
     }
 
-    /// Writes the object, or keeps it when it exists with the same bytes.
-    private func storeObject(_ bytes: [UInt8], at path: String) throws {
-        if let attributes = try? FileManager.default.attributesOfItem(atPath: path) {
-            let existing: Data?
-            if attributes[.type] as? FileAttributeType == .typeRegular, let handle = FileHandle(forReadingAtPath: path)
-            {
-                // One byte past the artifact's length tells a longer object without reading all of it.
-                existing = try? handle.read(upToCount: bytes.count + 1)
-                try? handle.close()
-            } else {
-                existing = nil
-            }
-            if existing.map(Array.init) == bytes { return }
-            print(
-                "\(path): refused: the object exists with other bytes than \(file), whose SHA-256 names it; "
-                    + "objects are immutable, so it was tampered with: find out how, remove it, and publish again")
-            throw ExitCode(1)
-        }
-        do {
-            try AtomicFile.write(bytes, to: path)
-        } catch {
-            printError("bundle publish: \(error)")
-            throw ExitCode(1)
-        }
-    }
-
-    /// 16 random lowercase hex digits.
-    private static func randomSalt() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return BundleBuildCommand.hex((0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    /// What has the object's name: `nil` when nothing does; the bytes of a regular file, read
+    /// no further than one byte past the artifact's `length`; `[]` for anything else.
+    private static func object(at path: String, length: Int) -> [UInt8]? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+        guard attributes[.type] as? FileAttributeType == .typeRegular, let handle = FileHandle(forReadingAtPath: path)
+        else { return [] }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: length + 1)).map(Array.init) ?? []
     }
 }

@@ -11,7 +11,7 @@ struct KeygenCommand: ParsableCommand {
             file may exist already. Prints the key id. --epoch N makes a key of seq epoch N: \
             its pointers start the channel's seq afresh, and devices that trust it for N take \
             them over any pointer of an earlier epoch (docs/artifacts.md, "Seq epochs"). Exit status: 0 on success, 1 when a file \
-            exists or cannot be written.
+            exists or cannot be written, 64 for a bad --epoch.
             """
     )
 
@@ -22,22 +22,12 @@ struct KeygenCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("The seq epoch the key signs pointers in, 0 to 2^53 - 1 (default 0).", valueName: "n"))
-    var epoch: String?
+        help: ArgumentHelp("The seq epoch the key signs pointers in, 0 to 2^53 - 1 (default 0).", valueName: "n"),
+        transform: EpochArgument.init(parsing:))
+    var epoch: EpochArgument?
 
     func run() throws {
-        var keyEpoch: UInt64 = 0
-        if let epoch {
-            guard (1...16).contains(epoch.utf8.count), epoch.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-                let value = UInt64(epoch), value <= ChannelPointer.maximumSeq
-            else {
-                throw UsageError(
-                    "--epoch \"\(epoch.prefix(40))\" is not a whole number from 0 to \(ChannelPointer.maximumSeq)"
-                )
-                .report("keygen")
-            }
-            keyEpoch = value
-        }
+        let keyEpoch = epoch?.value ?? 0
         let key = SigningKey(epoch: keyEpoch)
         do {
             try KeyFile.write(key, to: out)

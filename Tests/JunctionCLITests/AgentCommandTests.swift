@@ -117,17 +117,49 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--channel", "ftp://example.com/channels/stable.json"], "--channel"),
-        (["--channel", "https://example.com/stable.json"], "ends in /<folder>/<channel>.json"),
         (["--pubkey", "/nonexistent/key.pub"], "--pubkey /nonexistent/key.pub"),
-        (["--interval", "soon"], "--interval \"soon\" is not a number of seconds"),
-        (["--deadline", "0"], "--deadline must be more than 0 seconds"),
-        (["--host-version", "six"], "--host-version \"six\""),
         (["--embedded", "/nonexistent/bundle"], "--embedded /nonexistent/bundle"),
-        (["--install-id", ""], "--install-id: 1 to 128 visible ASCII characters"),
         (["--context", "novalue"], "--context"),
     ])
     func optionsThatCannotBeUsedExit2(options: [String], message: String) throws {
+        let result = try CLIRunner.run(try Self.arguments(replacing: options))
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    // ArgumentParser reads the values: a refused one is its usage error, the option, the
+    // value and the reason on the first line.
+    @Test(arguments: [
+        (
+            ["--channel", "ftp://example.com/channels/stable.json"],
+            "Error: The value 'ftp://example.com/channels/stable.json' is invalid for '--channel <url>': ftp://example.com/channels/stable.json: a channel URL is https, http or file"
+        ),
+        (
+            ["--channel", "https://example.com/stable.json"],
+            "Error: The value 'https://example.com/stable.json' is invalid for '--channel <url>': https://example.com/stable.json: a channel URL ends in /<folder>/<channel>.json (…/channels/stable.json), with objects/ beside the folder"
+        ),
+        (
+            ["--interval", "soon"],
+            "Error: The value 'soon' is invalid for '--interval <seconds>': not a number of seconds from 0 to 86400 (0.5)"
+        ),
+        (["--deadline", "0"], "Error: --deadline must be more than 0 seconds"),
+        (
+            ["--host-version", "six"],
+            #"Error: The value 'six' is invalid for '--host-version <version>': "six" is not a version: expected a number at byte 1, found "s"; versions read like 6.2, v6.0.1, 6.0.1-beta.2 or 6.0.1 (1234)"#
+        ),
+        (
+            ["--install-id", ""],
+            "Error: The value '' is invalid for '--install-id <id>': not 1 to 128 visible ASCII characters"
+        ),
+    ])
+    func valuesAnOptionDoesNotTakeAreUsageErrors(options: [String], message: String) throws {
+        let result = try CLIRunner.run(try Self.arguments(replacing: options))
+        #expect(result.status == 64, "\(result.stdout)\(result.stderr)")
+        #expect(result.errorLine == message)
+    }
+
+    /// `agent --once` on a fresh device, with `options` in place of (or added to) its own.
+    static func arguments(replacing options: [String]) throws -> [String] {
         let device = try Device()
         var arguments = [
             "agent", "--channel", device.channel, "--pubkey", device.key + ".pub", "--state", device.state,
@@ -140,8 +172,6 @@ import Testing
                 arguments += [options[pair], options[pair + 1]]
             }
         }
-        let result = try CLIRunner.run(arguments)
-        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
-        #expect(result.stderr.contains(message), "\(result.stderr)")
+        return arguments
     }
 }

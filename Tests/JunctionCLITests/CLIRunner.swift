@@ -7,6 +7,10 @@ struct CLIRunner {
         var status: Int32
         var stdout: String
         var stderr: String
+
+        /// The first line of standard error: ArgumentParser's `Error: …` line, without the
+        /// help and usage it prints after it.
+        var errorLine: String { String(stderr.prefix { $0 != "\n" }) }
     }
 
     /// The `junction` binary beside the test bundle (SwiftPM builds it for this target).

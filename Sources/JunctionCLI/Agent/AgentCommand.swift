@@ -3,6 +3,7 @@ import Foundation
 import Junction
 import JunctionShipping
 import JunctionArtifact
+import JunctionCore
 import Logging
 
 /// `junction agent --channel URL --pubkey PUB --state DIR`: a headless device. It launches
@@ -25,13 +26,16 @@ struct AgentCommand: AsyncParsableCommand {
             --embedded: a .jbundle signed by a --pubkey key, or a bundle folder (built in memory \
             and vouched for by a throwaway key that is never written); without it, an empty \
             bundle under which nothing matches. Exit status with --once: 0 activated or \
-            unchanged, 1 refused, 3 unreachable; 2 when the options, keys, state or embedded \
-            bundle cannot be used. Without --once it polls until interrupted (exit 0).
+            unchanged, 1 refused, 3 unreachable; 2 when the keys, state, embedded bundle or \
+            --context values cannot be used; 64 for a value an option does not take. Without \
+            --once it polls until interrupted (exit 0).
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The channel pointer's URL: …/channels/NAME.json.", valueName: "url"))
-    var channel: String
+    @Option(
+        name: .long, help: ArgumentHelp("The channel pointer's URL: …/channels/NAME.json.", valueName: "url"),
+        transform: ChannelURLArgument.init(parsing:))
+    var channel: ChannelURLArgument
 
     @Option(
         name: .long, parsing: .upToNextOption,
@@ -47,23 +51,28 @@ struct AgentCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("install-id"),
-        help: ArgumentHelp("The device's install id for rollouts (default: one kept in --state).", valueName: "id"))
-    var installID: String?
+        help: ArgumentHelp("The device's install id for rollouts (default: one kept in --state).", valueName: "id"),
+        transform: InstallIDArgument.init(parsing:))
+    var installID: InstallIDArgument?
 
     @Option(
         name: .customLong("host-version"),
-        help: ArgumentHelp("The app version the device plays (default 999.0.0).", valueName: "version"))
-    var hostVersion = "999.0.0"
+        help: ArgumentHelp("The app version the device plays (default 999.0.0).", valueName: "version"),
+        transform: HostVersionArgument.init(parsing:))
+    var hostVersion = HostVersionArgument(SemanticVersion(999, 0, 0))
 
     @Flag(name: .long, help: "Poll once and exit: 0 activated or unchanged, 1 refused, 3 unreachable.")
     var once = false
 
-    @Option(name: .long, help: ArgumentHelp("Seconds between polls (default 60, at least 0.1).", valueName: "seconds"))
-    var interval = "60"
+    @Option(
+        name: .long, help: ArgumentHelp("Seconds between polls (default 60, at least 0.1).", valueName: "seconds"),
+        transform: SecondsArgument.init(parsing:))
+    var interval = SecondsArgument(seconds: 60)
 
     @Option(
-        name: .long, help: ArgumentHelp("Seconds one poll's downloads may take (default 30).", valueName: "seconds"))
-    var deadline = "30"
+        name: .long, help: ArgumentHelp("Seconds one poll's downloads may take (default 30).", valueName: "seconds"),
+        transform: SecondsArgument.init(parsing:))
+    var deadline = SecondsArgument(seconds: 30)
 
     @Option(name: .long, help: ArgumentHelp("A URL to decide after each poll (repeatable).", valueName: "url"))
     var decide: [String] = []
@@ -80,6 +89,10 @@ struct AgentCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Log what the updater and the store do on standard error (by default only errors).")
     var verbose = false
+
+    func validate() throws {
+        guard deadline.duration > .zero else { throw ValidationError("--deadline must be more than 0 seconds") }
+    }
 
     func run() async throws {
         let setup: AgentSetup

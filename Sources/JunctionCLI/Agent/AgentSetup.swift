@@ -8,7 +8,9 @@ import JunctionLua
 import Logging
 
 /// What `junction agent`'s options come to: the channel, the device's acceptance policy,
-/// its store, the embedded artifact and how to poll. Every option is checked here, before
+/// its store, the embedded artifact and how to poll. ArgumentParser has read the values
+/// (exit 64 for one an option does not take); what needs a file or the bundle's schema —
+/// the keys, the state folder, the embedded bundle, the context — is checked here, before
 /// anything is launched, so a mistake exits 2 with what and where.
 struct AgentSetup {
     var channel: URL
@@ -21,16 +23,7 @@ struct AgentSetup {
     var context: ContextSnapshot
 
     init(_ command: AgentCommand) throws(UsageError) {
-        guard let channel = URL(string: command.channel), (try? ChannelLocation(channel)) != nil else {
-            let reason: String
-            do {
-                _ = try ChannelLocation(URL(string: command.channel) ?? URL(fileURLWithPath: "/"))
-                reason = "not a URL"
-            } catch { reason = error.message }
-            throw UsageError("--channel \"\(command.channel.prefix(200))\": \(reason)")
-        }
-        self.channel = channel
-        let channelName = String(channel.lastPathComponent.dropLast(".json".count))
+        channel = command.channel.url
 
         guard !command.pubkey.isEmpty else { throw UsageError("--pubkey: give at least one public key file") }
         var keys: [VerificationKey] = []
@@ -39,16 +32,9 @@ struct AgentSetup {
                 throw UsageError("--pubkey \(path): \(error)")
             }
         }
-        let hostVersion: SemanticVersion
-        do { hostVersion = try SemanticVersion(parsing: command.hostVersion) } catch {
-            throw UsageError("--host-version \"\(command.hostVersion.prefix(40))\": \(error)")
-        }
         do { context = ContextSnapshot(try KeyValueArguments.parse(command.context, option: "--context")) } catch {
             throw UsageError(error.message)
         }
-        let interval = try Self.seconds(command.interval, option: "--interval")
-        let deadline = try Self.seconds(command.deadline, option: "--deadline")
-        guard deadline > .zero else { throw UsageError("--deadline must be more than 0 seconds") }
 
         do {
             try FileManager.default.createDirectory(atPath: command.state, withIntermediateDirectories: true)
@@ -63,10 +49,7 @@ struct AgentSetup {
 
         let installID: String
         if let given = command.installID {
-            guard (1...128).contains(given.utf8.count), given.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-                throw UsageError("--install-id: 1 to 128 visible ASCII characters")
-            }
-            installID = given
+            installID = given.id
         } else {
             do { installID = try store.installID() } catch {
                 throw UsageError("--state \(command.state): the install id cannot be kept there: \(error)")
@@ -76,10 +59,12 @@ struct AgentSetup {
         var trusted = keys
         (embedded, trusted) = try Self.embedded(command.embedded, keys: keys)
         policy = AcceptancePolicy(
-            keyring: Keyring(trusted), hostVersion: hostVersion, channel: channelName, installID: installID,
+            keyring: Keyring(trusted), hostVersion: command.hostVersion.version, channel: command.channel.channelName,
+            installID: installID,
             ruleLogger: logger)
         configuration = UpdaterConfiguration(
-            interval: interval, intervalSpread: command.once ? 0 : 0.1, attemptDeadline: deadline)
+            interval: command.interval.duration, intervalSpread: command.once ? 0 : 0.1,
+            attemptDeadline: command.deadline.duration)
         transport = channel.isFileURL ? FileTransport() : HTTPTransport.make()
         self.logger = logger
     }
@@ -119,13 +104,5 @@ struct AgentSetup {
                 key: throwaway)
             return (bytes, keys + [throwaway.publicKey])
         } catch { throw UsageError("--embedded \(path ?? "(none)"): cannot be built: \(error)") }
-    }
-
-    /// A number of seconds, at most a day.
-    private static func seconds(_ text: String, option: String) throws(UsageError) -> Duration {
-        guard text.wholeMatch(of: /[0-9]{1,5}(\.[0-9]{1,3})?/) != nil, let value = Double(text), value <= 86_400 else {
-            throw UsageError("\(option) \"\(text.prefix(40))\" is not a number of seconds from 0 to 86400 (0.5)")
-        }
-        return .milliseconds(Int64((value * 1_000).rounded()))
     }
 }
