@@ -17,8 +17,8 @@ import Foundation
 ///   salt is given.
 /// - An object is immutable: the site may hold the artifact's name only with its bytes.
 ///
-/// Pure: it reads no file and no clock (but for drawing a salt), so each rule is a table
-/// test; `junction bundle publish` reads the site, asks, and writes what it is told.
+/// Pure but for the random bytes of a new salt: it reads no file and no clock, so each rule
+/// is a table test; `junction bundle publish` reads the site, asks, and writes what it is told.
 public struct ChannelPublisher: Sendable {
     /// How far past the channel's current seq an explicit seq may go without
     /// ``Options/allowsSeqJump``: a device that takes a seq never takes a lower one of its
