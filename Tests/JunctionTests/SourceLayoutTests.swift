@@ -42,4 +42,10 @@ import Testing
         #expect(Self.importsCLua("package import CLua"))
         #expect(!Self.importsCLua("import CLuaShim\n// import CLua is a comment"))
     }
+
+    @Test func noFolderIsNamedForVisibility() throws {
+        let folders = try #require(FileManager.default.enumerator(atPath: Self.sources)).compactMap { $0 as? String }
+            .filter { $0.split(separator: "/").last == "Internal" }
+        #expect(folders == [], "name these folders for what happens in them")
+    }
 }

@@ -5,13 +5,17 @@ struct LuaPatternCaptures: BitwiseCopyable {
     static let capacity = 32
 
     private typealias Storage = (
-        LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture,
+        LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture,
+        LuaPatternCapture, LuaPatternCapture,
         LuaPatternCapture,
-        LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture,
+        LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture,
+        LuaPatternCapture, LuaPatternCapture,
         LuaPatternCapture,
-        LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture,
+        LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture,
+        LuaPatternCapture, LuaPatternCapture,
         LuaPatternCapture,
-        LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture,
+        LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture, LuaPatternCapture,
+        LuaPatternCapture, LuaPatternCapture,
         LuaPatternCapture
     )
 
@@ -37,7 +41,8 @@ struct LuaPatternCaptures: BitwiseCopyable {
         set {
             withUnsafeMutableBytes(of: &storage) { bytes in
                 bytes.storeBytes(
-                    of: newValue, toByteOffset: index * MemoryLayout<LuaPatternCapture>.stride, as: LuaPatternCapture.self)
+                    of: newValue, toByteOffset: index * MemoryLayout<LuaPatternCapture>.stride,
+                    as: LuaPatternCapture.self)
             }
         }
     }

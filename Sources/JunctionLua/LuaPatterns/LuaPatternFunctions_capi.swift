@@ -123,7 +123,9 @@ enum LuaPatternFunctions {
     /// pattern has none and `whole` is given — Lua's `push_captures` — after charging the
     /// steps so far and the bytes of the strings it makes. Returns how many it pushed.
     /// May raise.
-    static func pushCaptures(_ state: OpaquePointer?, _ matcher: inout LuaPatternMatcher, whole: (start: Int, end: Int)?)
+    static func pushCaptures(
+        _ state: OpaquePointer?, _ matcher: inout LuaPatternMatcher, whole: (start: Int, end: Int)?
+    )
         -> Int32
     {
         let count = matcher.level == 0 && whole != nil ? 1 : matcher.level
