@@ -1,73 +1,68 @@
+public import JunctionCore
+
 extension ArtifactError {
     /// The kind of an ``ArtifactError``: an open set of values, so new kinds can be added
     /// without breaking code that switches over the known ones.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        /// The code's name as printed (`badSignature`).
-        public let name: String
+    public typealias Code = ErrorCode<ArtifactError>
+}
 
-        private init(_ name: String) {
-            self.name = name
-        }
+/// The codes of ``ArtifactError``.
+extension ErrorCode where Domain == ArtifactError {
+    /// The bytes end before the structure they announce does.
+    public static var truncated: Self { Self("truncated") }
 
-        /// The name, as printed before a refusal's message.
-        public var description: String { name }
+    /// The bytes do not start with `JBNDL` and a zero byte.
+    public static var badMagic: Self { Self("badMagic") }
 
-        /// The bytes end before the structure they announce does.
-        public static let truncated = Code("truncated")
+    /// The format version is not one this reader knows.
+    public static var unsupportedFormat: Self { Self("unsupportedFormat") }
 
-        /// The bytes do not start with `JBNDL` and a zero byte.
-        public static let badMagic = Code("badMagic")
+    /// A size is beyond its cap (``ArtifactLimits``): the whole, the header, the member
+    /// count or a path.
+    public static var oversize: Self { Self("oversize") }
 
-        /// The format version is not one this reader knows.
-        public static let unsupportedFormat = Code("unsupportedFormat")
+    /// The header is not the canonical JSON of a header with every field valid.
+    public static var malformedHeader: Self { Self("malformedHeader") }
 
-        /// A size is beyond its cap (``ArtifactLimits``): the whole, the header, the member
-        /// count or a path.
-        public static let oversize = Code("oversize")
+    /// The header's key id is not in the keyring.
+    public static var unknownKey: Self { Self("unknownKey") }
 
-        /// The header is not the canonical JSON of a header with every field valid.
-        public static let malformedHeader = Code("malformedHeader")
+    /// The signature does not verify with the key the header names.
+    public static var badSignature: Self { Self("badSignature") }
 
-        /// The header's key id is not in the keyring.
-        public static let unknownKey = Code("unknownKey")
+    /// The bytes end where the signature should start.
+    public static var unsigned: Self { Self("unsigned") }
 
-        /// The signature does not verify with the key the header names.
-        public static let badSignature = Code("badSignature")
+    /// A member's bytes do not have the SHA-256 the header gives.
+    public static var memberHashMismatch: Self { Self("memberHashMismatch") }
 
-        /// The bytes end where the signature should start.
-        public static let unsigned = Code("unsigned")
+    /// The members' lengths do not account for the bytes between header and signature.
+    public static var memberLengthMismatch: Self { Self("memberLengthMismatch") }
 
-        /// A member's bytes do not have the SHA-256 the header gives.
-        public static let memberHashMismatch = Code("memberHashMismatch")
+    /// A member's path breaks a path rule, or its kind's naming rule.
+    public static var badPath: Self { Self("badPath") }
 
-        /// The members' lengths do not account for the bytes between header and signature.
-        public static let memberLengthMismatch = Code("memberLengthMismatch")
+    /// Two members have the same path.
+    public static var duplicateMember: Self { Self("duplicateMember") }
 
-        /// A member's path breaks a path rule, or its kind's naming rule.
-        public static let badPath = Code("badPath")
+    /// A member's kind is not `manifest`, `routes`, `tests` or `lua`.
+    public static var unknownMemberKind: Self { Self("unknownMemberKind") }
 
-        /// Two members have the same path.
-        public static let duplicateMember = Code("duplicateMember")
+    /// The manifest or the route table is missing.
+    public static var missingMember: Self { Self("missingMember") }
 
-        /// A member's kind is not `manifest`, `routes`, `tests` or `lua`.
-        public static let unknownMemberKind = Code("unknownMemberKind")
+    /// The artifact's `expires` is not after the time of the check.
+    public static var expired: Self { Self("expired") }
 
-        /// The manifest or the route table is missing.
-        public static let missingMember = Code("missingMember")
+    /// The artifact's `created` is later than the time of the check plus the allowed skew.
+    public static var notYetValid: Self { Self("notYetValid") }
 
-        /// The artifact's `expires` is not after the time of the check.
-        public static let expired = Code("expired")
+    /// A key file is not in the format docs/artifacts.md gives, or names the wrong key id.
+    public static var badKeyFile: Self { Self("badKeyFile") }
 
-        /// The artifact's `created` is later than the time of the check plus the allowed skew.
-        public static let notYetValid = Code("notYetValid")
+    /// A key file to be written already exists; keys are never overwritten.
+    public static var keyFileExists: Self { Self("keyFileExists") }
 
-        /// A key file is not in the format docs/artifacts.md gives, or names the wrong key id.
-        public static let badKeyFile = Code("badKeyFile")
-
-        /// A key file to be written already exists; keys are never overwritten.
-        public static let keyFileExists = Code("keyFileExists")
-
-        /// A file could not be read or written.
-        public static let io = Code("io")
-    }
+    /// A file could not be read or written.
+    public static var io: Self { Self("io") }
 }

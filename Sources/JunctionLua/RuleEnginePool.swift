@@ -57,7 +57,7 @@ public final class RuleEnginePool: Sendable {
         let first = try RuleEngine(
             sources: sources, limits: limits, valueLimits: valueLimits, logger: logger, coverage: coverage)
         declarations = first.declarations
-        idle = Locked(Idle(engines: [first], created: 1))
+        idle = Locked(Idle(last: first, engines: [], created: 1))
     }
 
     /// How many engines the pool has compiled so far.
@@ -69,7 +69,7 @@ public final class RuleEnginePool: Sendable {
     public var coverage: RuleCoverage {
         idle.withLock { idle in
             var merged = droppedEnginesCoverage.withLock { $0 }
-            for engine in idle.engines { merged.merge(engine.coverage) }
+            for engine in idle.engines + (idle.last.map { [$0] } ?? []) { merged.merge(engine.coverage) }
             return merged
         }
     }
@@ -85,9 +85,10 @@ public final class RuleEnginePool: Sendable {
     }
 
     /// An idle engine, or a new one when none is idle.
+    @inline(__always)
     private func borrow() throws(LuaError) -> RuleEngine {
         let lent: RuleEngine? = idle.withLock { idle in
-            if let engine = idle.engines.popLast() { return engine }
+            if let engine = idle.last.take() ?? idle.engines.popLast() { return engine }
             idle.created += 1
             return nil
         }
@@ -98,9 +99,14 @@ public final class RuleEnginePool: Sendable {
 
     /// Takes an engine back: onto the idle list, unless ``maximumIdle`` are idle already
     /// (then it is dropped, its coverage kept).
+    @inline(__always)
     private func giveBack(_ engine: RuleEngine) {
         let kept = idle.withLock { idle in
-            guard idle.engines.count < maximumIdle else { return false }
+            if idle.last == nil {
+                idle.last = engine
+                return true
+            }
+            guard idle.engines.count + 1 < maximumIdle else { return false }
             idle.engines.append(engine)
             return true
         }
@@ -113,6 +119,10 @@ public final class RuleEnginePool: Sendable {
 
 /// The pool's engines not lent out, and how many it compiled: one lock for both.
 private struct Idle {
+    /// The engine given back last, lent first: a decider on one thread takes and gives
+    /// back this one, with no array to grow or shrink.
+    var last: RuleEngine?
+    /// The other idle engines.
     var engines: [RuleEngine]
     var created: Int
 }

@@ -220,20 +220,44 @@ struct DecisionRun {
         let chain = decider.plan.chain(for: match)
         var ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
         for step in chain {
-            switch evaluate(step, ruleRequest, session: &session) {
-            case .proceed:
-                continue
-            case .rewrite(let params):
-                rewrites.merge(params) { _, new in new }
-                ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
-            case .decline:
-                rewrites = [:]  // the route's own, gone with it
-                return nil
-            case .end(let ending):
-                return ending
+            switch follow(evaluate(step, ruleRequest, session: &session), at: match, ruleRequest: &ruleRequest) {
+            case .goesOn: continue
+            case .declined: return nil
+            case .ended(let ending): return ending
             }
         }
         return .decided(.open)
+    }
+
+    /// Where a route's chain stands after a step.
+    private enum ChainProgress {
+        /// On to the next step.
+        case goesOn
+        /// The route declines (`next()`).
+        case declined
+        /// The pass ends.
+        case ended(Ending)
+    }
+
+    /// Applies one step's conclusion to the chain of `match`: a rewrite changes the
+    /// parameters the next steps read (`ruleRequest`); a decline drops the route's own.
+    @inline(__always)
+    private mutating func follow(
+        _ conclusion: Conclusion, at match: RouteMatch, ruleRequest: inout RuleRequest
+    ) -> ChainProgress {
+        switch conclusion {
+        case .proceed:
+            return .goesOn
+        case .rewrite(let params):
+            rewrites.merge(params) { _, new in new }
+            ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
+            return .goesOn
+        case .decline:
+            rewrites = [:]  // the route's own, gone with it
+            return .declined
+        case .end(let ending):
+            return .ended(ending)
+        }
     }
 
     /// The route after `declined` among those matching `uri` (listed once, at the first
@@ -518,17 +542,10 @@ struct DecisionRun {
             case .missedDeadline(let deadline):
                 conclusion = fail(step, "no verdict within its deadline of \(deadline)", instructions: 0)
             }
-            switch conclusion {
-            case .proceed:
-                continue
-            case .rewrite(let params):
-                rewrites.merge(params) { _, new in new }
-                ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
-            case .decline:
-                rewrites = [:]  // the route's own, gone with it
-                return nil
-            case .end(let ending):
-                return ending
+            switch follow(conclusion, at: match, ruleRequest: &ruleRequest) {
+            case .goesOn: continue
+            case .declined: return nil
+            case .ended(let ending): return ending
             }
         }
         return .decided(.open)

@@ -26,9 +26,13 @@ extension RouteTrie {
         withSearchInput(uri, hostAsPath: hostAsPath) { input in best(input) }
     }
 
-    /// The best route for `uri` in this trie and in `other`, preparing the URL once.
-    func best(_ uri: URI, hostAsPath: HostAsPath, alsoIn other: RouteTrie) -> (here: Hit?, other: Hit?) {
-        withSearchInput(uri, hostAsPath: hostAsPath) { input in (best(input), other.best(input)) }
+    /// The best route for `uri` in `here` and in `other`, preparing the URL once.
+    static func best(
+        _ uri: URI, hostAsPath: HostAsPath, in here: borrowing RouteTrie, alsoIn other: borrowing RouteTrie
+    ) -> (here: Hit?, other: Hit?) {
+        // Both tries are borrowed (not copied, so not retained) for the closure, which
+        // cannot outlive this call.
+        withSearchInput(uri, hostAsPath: hostAsPath) { input in (here.best(input), other.best(input)) }
     }
 
     /// The best route for a prepared input (which several tries may share).

@@ -92,7 +92,7 @@ public struct RouteTable: Sendable {
     /// - Returns: The best match in each.
     package func match(_ uri: URI, alsoIn other: RouteTable) -> (here: RouteMatch?, other: RouteMatch?) {
         precondition(other.options.hostAsPath == options.hostAsPath, "both tables must read hosts alike")
-        let hits = trie.best(uri, hostAsPath: options.hostAsPath, alsoIn: other.trie)
+        let hits = RouteTrie.best(uri, hostAsPath: options.hostAsPath, in: trie, alsoIn: other.trie)
         return (hits.here.map { makeMatch($0, uri) }, hits.other.map { other.makeMatch($0, uri) })
     }
 

@@ -110,9 +110,8 @@ extension HostFunctions {
     static let makeEvaluationThread: lua_CFunction = { state in
         let slot = lua_tointegerx(state, 1, nil)
         let context = SandboxContext.of(state)
-        var userData: UnsafeMutableRawPointer?
-        _ = lua_getallocf(state, &userData)
-        let budget = userData.unsafelyUnwrapped.assumingMemoryBound(to: MemoryBudget.self)
+        // A sandbox state's: only the sandbox makes evaluation threads, and its allocator is the budget's.
+        let budget = MemoryBudget.of(state).unsafelyUnwrapped
         // Only now: the call into this function may have grown the main thread's stack.
         budget.pointee.watch.beginCreating()
         let thread = lua_newthread(state).unsafelyUnwrapped  // raises when memory runs out

@@ -80,9 +80,7 @@ enum OrderedIteration {
     /// (memory; the evaluation then ends with its metering off, as a memory error ends it
     /// anyway); it must hold no Swift reference.
     static func unmetered(_ state: OpaquePointer?, _ body: () -> Void) {
-        var allocatorData: UnsafeMutableRawPointer?
-        _ = lua_getallocf(state, &allocatorData)
-        let context = allocatorData?.assumingMemoryBound(to: MemoryBudget.self).pointee.context
+        let context = MemoryBudget.of(state)?.pointee.context
         let metering = context?.pointee.metering ?? false
         context?.pointee.metering = false
         body()
@@ -191,9 +189,7 @@ enum OrderedIteration {
     /// Charges ordering `units` of work to the evaluation, in a sandbox's state; `false`
     /// once its budget is spent. A state without the sandbox (a test's) pays nothing.
     private static func charge(_ state: OpaquePointer?, _ units: Int) -> Bool {
-        var allocatorData: UnsafeMutableRawPointer?
-        _ = lua_getallocf(state, &allocatorData)
-        guard let allocatorData, allocatorData.assumingMemoryBound(to: MemoryBudget.self).pointee.context != nil else {
+        guard let budget = MemoryBudget.of(state), budget.pointee.context != nil else {
             return true
         }
         return SandboxContext.charge(state, units)

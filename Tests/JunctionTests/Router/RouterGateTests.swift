@@ -75,7 +75,7 @@ import Testing
         router.register(page: "login") { TestPage($0) }
         router.register(asyncTask: "pay") { _ in "paid" }
         async let paid = router.invoke("app://action/pay", as: String.self)
-        while router.top == nil { await Task.yield() }
+        while router.top == nil { try? await Task.sleep(for: .milliseconds(1)) }
         router.context = Self.member
         router.finish(try #require(router.top).id, with: .ok())
         #expect(try await paid == "paid")
@@ -89,7 +89,7 @@ import Testing
         router.register(task: "checkout") { _ in "never" }
         router.removePage("checkout")
         let call = Task { @MainActor () async throws -> Void in _ = try await router.invoke("myapp://checkout") }
-        while router.top?.name != "login" { await Task.yield() }
+        while router.top?.name != "login" { try? await Task.sleep(for: .milliseconds(1)) }
         router.back()
         let outcome = await call.result
         guard case .failure(let failure) = outcome, let error = failure as? RouterError else {

@@ -11,7 +11,9 @@ import Testing
     {
         let before = router.heldURLs.count
         let task = Task { await router.open(url, source: source, onResult: log?.callback(url)) }
-        while router.heldURLs.count == before { await Task.yield() }
+        // A sleep, not a yield: a yielding main actor may run this loop again before the
+        // open's task, and under load the wait became a spin that never ended.
+        while router.heldURLs.count == before { try? await Task.sleep(for: .milliseconds(1)) }
         return task
     }
 
