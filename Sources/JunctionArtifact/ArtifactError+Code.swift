@@ -1,13 +1,8 @@
 public import JunctionCore
 
-extension ArtifactError {
-    /// The kind of an ``ArtifactError``: an open set of values, so new kinds can be added
-    /// without breaking code that switches over the known ones.
-    public typealias Code = ErrorCode<ArtifactError>
-}
-
-/// The codes of ``ArtifactError``.
-extension ErrorCode where Domain == ArtifactError {
+/// The codes of ``ArtifactError``: an open set, so new kinds can be added without breaking code that
+/// switches over the known ones.
+extension ErrorCode where Domain == ArtifactErrorDomain {
     /// The bytes end before the structure they announce does.
     public static var truncated: Self { Self("truncated") }
 

@@ -1,5 +1,5 @@
 import Foundation
-import JunctionCore
+public import JunctionCore
 
 extension ChannelPointer {
     /// The pointer file, signed with `key`: the bytes to write as `channels/NAME.json`.

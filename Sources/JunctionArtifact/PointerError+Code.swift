@@ -1,13 +1,8 @@
 public import JunctionCore
 
-extension PointerError {
-    /// The kind of a ``PointerError``: an open set of values, so new kinds can be added
-    /// without breaking code that switches over the known ones.
-    public typealias Code = ErrorCode<PointerError>
-}
-
-/// The codes of ``PointerError``.
-extension ErrorCode where Domain == PointerError {
+/// The codes of ``PointerError``: an open set, so new kinds can be added without breaking code that
+/// switches over the known ones.
+extension ErrorCode where Domain == PointerErrorDomain {
     /// The pointer is larger than ``ChannelPointer/maximumBytes``; nothing of it was read.
     public static var oversize: Self { Self("oversize") }
 

@@ -1,13 +1,8 @@
 public import JunctionCore
 
-extension PublishError {
-    /// The kind of a ``PublishError``: an open set of values, so new kinds can be added
-    /// without breaking code that switches over the known ones.
-    public typealias Code = ErrorCode<PublishError>
-}
-
-/// The codes of ``PublishError``.
-extension ErrorCode where Domain == PublishError {
+/// The codes of ``PublishError``: an open set, so new kinds can be added without breaking code that
+/// switches over the known ones.
+extension ErrorCode where Domain == PublishErrorDomain {
     /// The artifact is signed by another key than the one publishing it.
     public static var foreignArtifact: Self { Self("foreignArtifact") }
 

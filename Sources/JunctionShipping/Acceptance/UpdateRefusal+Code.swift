@@ -1,3 +1,4 @@
+public import JunctionCore
 public import JunctionArtifact
 
 extension UpdateRefusal {
