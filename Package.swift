@@ -11,7 +11,7 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Junction",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "Junction", targets: ["Junction"]),
         .library(name: "JunctionCore", targets: ["JunctionCore"]),

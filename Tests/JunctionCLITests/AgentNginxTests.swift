@@ -1,6 +1,6 @@
 import Foundation
 import JunctionTestSupport
-import Synchronization
+import JunctionCore
 import Testing
 
 #if canImport(Glibc)
@@ -14,7 +14,7 @@ import Testing
     /// A running `junction agent --json`, its output collected line by line.
     final class RunningAgent: Sendable {
         private let process: Process
-        private let output = Mutex<[String]>([])
+        private let output = Locked<[String]>([])
 
         init(_ arguments: [String]) throws {
             process = Process()

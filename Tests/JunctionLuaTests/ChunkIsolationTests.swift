@@ -1,6 +1,5 @@
 import JunctionCore
 @testable import JunctionLua
-import Synchronization
 import Testing
 
 @Suite struct ChunkIsolationTests {
@@ -23,7 +22,7 @@ import Testing
     }
 
     @Test func sendsPrintToTheHandler() throws {
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         let sandbox = try LuaState(limits: SandboxLimits()) { line in lines.withLock { $0.append(line) } }
         _ = try sandbox.evaluate(
             source:

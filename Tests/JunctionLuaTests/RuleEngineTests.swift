@@ -1,7 +1,6 @@
 import JunctionCore
 import JunctionLua
 import Logging
-import Synchronization
 import Testing
 import JunctionTestSupport
 

@@ -1,6 +1,6 @@
 import Foundation
 import JunctionLua
-import Synchronization
+import JunctionCore
 import Testing
 
 /// The time backstop counts the rule's CPU time, not the wall clock: a rule that needs
@@ -11,19 +11,22 @@ import Testing
 @Suite struct TimeBackstopStarvationTests {
     /// Spins `count` threads until ``stop()``.
     final class Hogs: Sendable {
-        private let running = Atomic(true)
+        private let running = Locked(true)
 
         init(_ count: Int) {
             for _ in 0..<count {
                 Thread.detachNewThread { [self] in
                     var x: UInt64 = 1
-                    while running.load(ordering: .relaxed) { x = x &* 6_364_136_223_846_793_005 &+ 1 }
+                    // The flag is read between bursts, so the threads spin on the CPU, not on its lock.
+                    while running.withLock({ $0 }) {
+                        for _ in 0..<100_000 { x = x &* 6_364_136_223_846_793_005 &+ 1 }
+                    }
                     _ = x
                 }
             }
         }
 
-        func stop() { running.store(false, ordering: .relaxed) }
+        func stop() { running.withLock { $0 = false } }
     }
 
     @Test func aRuleThatWaitsForTheCPUIsNotStoppedByTheTimeItWaits() throws {

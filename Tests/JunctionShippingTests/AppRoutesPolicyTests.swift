@@ -2,7 +2,7 @@ import Foundation
 import Junction
 import JunctionShipping
 import JunctionTestSupport
-import Synchronization
+import JunctionCore
 import Testing
 
 /// The app's layer of routes belongs to the policy: every snapshot activated — by the
@@ -113,18 +113,18 @@ import Testing
     @Test func registeringWhileSnapshotsAreSwappedLosesNothing() throws {
         let policy = ActivePolicy(PolicyFixture.snapshotA)
         let registered = 30
-        let mixed = Atomic(0)
-        let stop = Atomic(false)
+        let mixed = Locked(0)
+        let stop = Locked(false)
         let swappers = DispatchGroup()
         for thread in 0..<2 {
             swappers.enter()
             Thread {
                 var swaps = 0
-                while !stop.load(ordering: .relaxed) || swaps < 10 {
+                while !stop.withLock({ $0 }) || swaps < 10 {
                     let even = swaps.isMultiple(of: 2) == thread.isMultiple(of: 2)
                     policy.activate(even ? PolicyFixture.snapshotA : PolicyFixture.snapshotB)
                     let label = PolicyFixture.label(policy.decide(RouteRequest(PolicyFixture.url)))
-                    if label != "PA+a" && label != "PB+b" { mixed.add(1, ordering: .relaxed) }
+                    if label != "PA+a" && label != "PB+b" { mixed.withLock { $0 += 1 } }
                     swaps += 1
                 }
                 swappers.leave()
@@ -133,12 +133,12 @@ import Testing
         for index in 0..<registered {
             try Self.adding([Route(name: "code.\(index)", pattern: "myapp://code/\(index)")], to: policy)
         }
-        stop.store(true, ordering: .relaxed)
+        stop.withLock { $0 = true }
         swappers.wait()
         let names = Set(policy.current.decider.routes.routes.map(\.name))
         #expect((0..<registered).allSatisfy { names.contains("code.\($0)") })
         #expect(policy.appRoutes.routes.count == registered)
         #expect(policy.current.decider.appRoutes == policy.appRoutes)
-        #expect(mixed.load(ordering: .relaxed) == 0)
+        #expect(mixed.withLock { $0 } == 0)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Junction
 import JunctionShipping
 import JunctionTestSupport
-import Synchronization
+import JunctionCore
 
 /// The installer's world: the app's embedded artifact (shop 1.0.0), update seq 5 (the
 /// previous bundle, which alone routes `myapp://legacy`) and update seq 6 (the next one),
@@ -44,15 +44,15 @@ enum InstallerFixture {
     /// Serves `bytes` for any pointer, counting the calls.
     final class Server: Sendable {
         let bytes: [UInt8]
-        private let calls = Atomic(0)
+        private let calls = Locked(0)
 
         init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-        var count: Int { calls.load(ordering: .relaxed) }
+        var count: Int { calls.withLock { $0 } }
 
         var fetch: @Sendable (VerifiedPointer) async throws -> [UInt8] {
             { [self] _ in
-                calls.add(1, ordering: .relaxed)
+                calls.withLock { $0 += 1 }
                 return bytes
             }
         }

@@ -1,6 +1,6 @@
 import Junction
 import JunctionShipping
-import Synchronization
+import JunctionCore
 
 #if canImport(Glibc)
     import Glibc
@@ -15,10 +15,10 @@ import Synchronization
 /// slowest one.
 final class AnnouncingFileSystem: StoreFileSystem {
     private let base = POSIXFileSystem()
-    private let state: Mutex<UInt64>
+    private let state: Locked<UInt64>
 
     init(seed: UInt64) {
-        state = Mutex(seed)
+        state = Locked(seed)
     }
 
     private func announce() {

@@ -1,9 +1,9 @@
 public import Logging
-import Synchronization
+import JunctionCore
 
 /// A logger whose messages a test reads back: every copy of its handler appends to one list.
 public final class CapturedLog: Sendable {
-    private let storage = Mutex<[(level: Logger.Level, message: String)]>([])
+    private let storage = Locked<[(level: Logger.Level, message: String)]>([])
 
     /// An empty log.
     public init() {}

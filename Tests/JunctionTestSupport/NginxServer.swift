@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import JunctionCore
 
 #if canImport(Glibc)
     import Glibc
@@ -26,7 +26,7 @@ public final class NginxServer: Sendable {
     /// The loopback port.
     public let port: Int
     private let prefix: String
-    private let process: Mutex<Process?>
+    private let process: Locked<Process?>
 
     /// Starts nginx serving `root`.
     /// - Throws: ``Failure`` when nginx is not installed (run `scripts/setup`) or does not
@@ -48,7 +48,7 @@ public final class NginxServer: Sendable {
             attempts += 1
         } while attempts < 5 && (try? launched.get()) == nil
         port = candidate
-        process = Mutex(try? launched.get())
+        process = Locked(try? launched.get())
         if case .failure(let failure) = launched { throw failure }
     }
 

@@ -1,5 +1,4 @@
 import JunctionCore
-import Synchronization
 
 /// An ``AsyncInterceptor`` added to a router, with its patterns compiled: a step of the
 /// decision's async stage.
@@ -57,7 +56,7 @@ extension RegisteredAsyncInterceptor {
     func run(_ request: RuleRequest, _ context: ContextSnapshot) async -> AsyncInterceptorEnding {
         let interceptor = self.interceptor
         return await withCheckedContinuation { (continuation: CheckedContinuation<AsyncInterceptorEnding, Never>) in
-            let settled = Mutex(false)
+            let settled = Locked(false)
             let resume: @Sendable (AsyncInterceptorEnding) -> Bool = { ending in
                 let first = settled.withLock { done in
                     defer { done = true }

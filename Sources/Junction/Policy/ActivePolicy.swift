@@ -1,4 +1,3 @@
-import Foundation
 public import JunctionCore
 
 /// The policy in force: one ``PolicySnapshot`` at a time, swapped whole while requests are
@@ -18,40 +17,31 @@ public import JunctionCore
 /// let router = Router(policy: policy)
 /// policy.activate(PolicySnapshot(decider: accepted.decider, origin: .update, identity: accepted.identity))
 /// ```
-public final class ActivePolicy: @unchecked Sendable {
-    // Sound because `snapshot`, `layer` and `layerGeneration` are read and written only while
-    // `lock` is held, and a PolicySnapshot and an AppRoutes are immutable and Sendable. An
-    // NSLock (a pthread mutex) rather than Synchronization.Mutex: the thread sanitizer
-    // understands the former, not the latter's raw futex waits, and the swap-under-load test
-    // runs under it.
-    private let lock = NSLock()
-    private var snapshot: PolicySnapshot
-    /// The app's layer: the current snapshot's decider has it, unless ``activate(_:)`` could
-    /// not rebuild a snapshot with it.
-    private var layer: AppRoutes
-    /// Counts changes of ``layer``, so a swap built for an older layer is built again.
-    private var layerGeneration = 0
+public final class ActivePolicy: Sendable {
+    /// What the lock guards; PolicySnapshot and AppRoutes are immutable and Sendable.
+    private struct State {
+        var snapshot: PolicySnapshot
+        /// The app's layer: the current snapshot's decider has it, unless ``activate(_:)``
+        /// could not rebuild a snapshot with it.
+        var layer: AppRoutes
+        /// Counts changes of `layer`, so a swap built for an older layer is built again.
+        var layerGeneration = 0
+    }
+
+    /// Held only to copy or replace the state — never while deciding or building.
+    private let state: Locked<State>
 
     /// A policy holding its first snapshot; the app's layer is the one its decider has.
     /// - Parameter snapshot: The snapshot to decide under until the first swap.
     public init(_ snapshot: PolicySnapshot) {
-        self.snapshot = snapshot
-        layer = snapshot.decider.appRoutes
+        state = Locked(State(snapshot: snapshot, layer: snapshot.decider.appRoutes))
     }
 
     /// The snapshot decisions start under now.
-    public var current: PolicySnapshot {
-        lock.lock()
-        defer { lock.unlock() }
-        return snapshot
-    }
+    public var current: PolicySnapshot { state.withLock { $0.snapshot } }
 
     /// The routes and group memberships the app set in code, which every snapshot decides with.
-    public var appRoutes: AppRoutes {
-        lock.lock()
-        defer { lock.unlock() }
-        return layer
-    }
+    public var appRoutes: AppRoutes { state.withLock { $0.layer } }
 
     /// Decides one request under the current snapshot: read once, so the whole decision
     /// sees one bundle even when a swap happens meanwhile.
@@ -75,13 +65,12 @@ public final class ActivePolicy: @unchecked Sendable {
         while true {
             let (layer, generation) = readLayer()
             let layered = (try? snapshot.with(appRoutes: layer)) ?? snapshot
-            lock.lock()
-            defer { lock.unlock() }
-            if generation == layerGeneration {
-                let previous = self.snapshot
-                self.snapshot = layered
-                return previous
+            let previous: PolicySnapshot? = state.withLock { state in
+                guard generation == state.layerGeneration else { return nil }
+                defer { state.snapshot = layered }
+                return state.snapshot
             }
+            if let previous { return previous }
         }
     }
 
@@ -123,18 +112,16 @@ public final class ActivePolicy: @unchecked Sendable {
             let (base, layer, generation) = read()
             let replacement = try make(base, layer)
             let changed = replacement.decider.appRoutes
-            lock.lock()
-            guard generation == layerGeneration else {
-                lock.unlock()
-                continue
+            let outcome: (committed: Int, swapped: Bool)? = state.withLock { state in
+                guard generation == state.layerGeneration else { return nil }
+                state.layer = changed
+                state.layerGeneration += 1
+                let swapped = state.snapshot === base
+                if swapped { state.snapshot = replacement }
+                return (state.layerGeneration, swapped)
             }
-            self.layer = changed
-            layerGeneration += 1
-            let committed = layerGeneration
-            let swapped = snapshot === base
-            if swapped { snapshot = replacement }
-            lock.unlock()
-            return swapped ? replacement : relayerCurrent(committed)
+            guard let outcome else { continue }
+            return outcome.swapped ? replacement : relayerCurrent(outcome.committed)
         }
     }
 
@@ -151,22 +138,18 @@ public final class ActivePolicy: @unchecked Sendable {
     }
 
     private func read() -> (PolicySnapshot, AppRoutes, Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (snapshot, layer, layerGeneration)
+        state.withLock { ($0.snapshot, $0.layer, $0.layerGeneration) }
     }
 
     private func readLayer() -> (AppRoutes, Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (layer, layerGeneration)
+        state.withLock { ($0.layer, $0.layerGeneration) }
     }
 
     private func swap(from base: PolicySnapshot, generation: Int, to replacement: PolicySnapshot) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard snapshot === base, generation == layerGeneration else { return false }
-        snapshot = replacement
-        return true
+        state.withLock { state in
+            guard state.snapshot === base, generation == state.layerGeneration else { return false }
+            state.snapshot = replacement
+            return true
+        }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JunctionCore
 
 /// Work on a batch split among the cores: each core takes one contiguous share, and the
 /// results come back in the order of the shares — so what is printed or kept first is
@@ -11,7 +11,7 @@ enum ParallelShares {
     ) -> [Result] {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, items.count / minimumShare + 1))
         let share = (items.count + workers - 1) / workers
-        let results = Mutex([Result?](repeating: nil, count: workers))
+        let results = Locked([Result?](repeating: nil, count: workers))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let range = min(worker * share, items.count)..<min((worker + 1) * share, items.count)
             let result = body(items[range])

@@ -1,6 +1,6 @@
 import JunctionArtifact
 public import Logging
-import Synchronization
+import JunctionCore
 public import Junction
 
 /// The on-device store of accepted updates: the current one, the last-known-good, the
@@ -46,7 +46,7 @@ public final class BundleStore: Sendable {
     private let fileSystem: any StoreFileSystem
     private let limits: BundleStoreLimits
     private let logger: Logger
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     /// Where each state came from: which file, so the next write knows what to keep.
     private enum Source {

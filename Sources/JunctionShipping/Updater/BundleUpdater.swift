@@ -1,7 +1,7 @@
 public import Foundation
 import JunctionArtifact
 public import Logging
-import Synchronization
+import JunctionCore
 public import Junction
 
 /// Keeps the device's bundle current from a channel on a static host — a CDN, nginx, or a
@@ -327,7 +327,7 @@ public actor BundleUpdater {
 /// What the object fetch threw, kept typed for the poll's outcome (the installer reports
 /// only its description).
 private final class FetchFailure: Sendable {
-    private let value = Mutex<(UpdateTransportError, Duration?)?>(nil)
+    private let value = Locked<(UpdateTransportError, Duration?)?>(nil)
 
     func record(_ error: UpdateTransportError, retryAfter: Duration?) { value.withLock { $0 = (error, retryAfter) } }
 

@@ -1,6 +1,6 @@
 import Junction
 import JunctionShipping
-import Synchronization
+import JunctionCore
 
 /// The real file system with a fault at the k-th operation (counting from 0): the operation
 /// throws an injected `errno` instead of running — a file being created is first written
@@ -16,7 +16,7 @@ final class FaultyFileSystem: StoreFileSystem {
     private let failAt: Int?
     private let mode: Mode
     private let errorNumber: Int32
-    private let counter = Mutex<[String]>([])
+    private let counter = Locked<[String]>([])
 
     /// A file system that fails operation `failAt` (never when `nil`) with `errorNumber`.
     init(failAt: Int?, mode: Mode = .once, errorNumber: Int32 = 5) {

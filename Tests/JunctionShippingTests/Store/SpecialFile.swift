@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JunctionCore
 
 /// What can have a store file's name without being a regular file: each a way to hang, or
 /// to lead out of, a store that opened files blindly.
@@ -54,7 +54,7 @@ enum SpecialFile: String, CaseIterable, CustomStringConvertible, Sendable {
     /// `body`'s result, or `nil` when it has not returned within `seconds` (it is then left
     /// running: a blocked `open` cannot be called off).
     static func within<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () throws -> T) throws -> T? {
-        let result = Mutex<Result<T, any Error>?>(nil)
+        let result = Locked<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread {
             let outcome = Result { try body() }

@@ -1,7 +1,7 @@
 import Foundation
 import Junction
 import JunctionShipping
-import Synchronization
+import JunctionCore
 
 /// A static host in memory, for the updater's tests: files by path with nginx-like ETags and
 /// `304`s, faults by path (a status, a transport error, a hang until the deadline or
@@ -28,7 +28,7 @@ final class FakeHost: UpdateTransport, Sendable {
         var version = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     static let channelURL = URL(string: "https://cdn.example.com/junction/channels/stable.json")!
     static let pointerPath = "/junction/channels/stable.json"

@@ -2,7 +2,7 @@ import Foundation
 import Junction
 import JunctionShipping
 import JunctionTestSupport
-import Synchronization
+import JunctionCore
 
 /// An updater on a ``FakeHost`` and a store in a fresh directory, judging dates by a clock
 /// the test sets (the fixture's artifacts are dated around ``ShippingFixture/now``).
@@ -12,7 +12,7 @@ final class UpdaterFixture: Sendable {
     let host = FakeHost()
     let directory = InstallerFixture.directory()
     let log = CapturedLog()
-    private let time = Mutex(ShippingFixture.now)
+    private let time = Locked(ShippingFixture.now)
 
     /// A configuration for tests: short deadline, no spread, a long interval (tests poll
     /// with `checkNow`), a 2 s backoff base.

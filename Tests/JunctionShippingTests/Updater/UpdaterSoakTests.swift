@@ -2,7 +2,7 @@ import Foundation
 import Junction
 import JunctionShipping
 import JunctionTestSupport
-import Synchronization
+import JunctionCore
 import Testing
 
 /// A soak against nginx: 20 devices, each an updater with its own store, poll every 100 ms
@@ -130,12 +130,12 @@ import Testing
 
 /// What each soak device activated, in order.
 private final class ActivationLog: Sendable {
-    private let entries = Mutex<[Int: [UpdateIdentity]]>([:])
-    private let refused = Atomic(0)
+    private let entries = Locked<[Int: [UpdateIdentity]]>([:])
+    private let refused = Locked(0)
 
-    func recordRefusal() { refused.add(1, ordering: .relaxed) }
+    func recordRefusal() { refused.withLock { $0 += 1 } }
 
-    var refusals: Int { refused.load(ordering: .relaxed) }
+    var refusals: Int { refused.withLock { $0 } }
 
     func record(_ identity: UpdateIdentity, by device: Int) {
         entries.withLock { $0[device, default: []].append(identity) }

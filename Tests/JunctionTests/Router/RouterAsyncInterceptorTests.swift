@@ -1,5 +1,5 @@
 import Junction
-import Synchronization
+import JunctionCore
 import Testing
 
 /// Async interceptors: they await off the main actor under a deadline, as the last stage
@@ -43,7 +43,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(1))) func aMissedDeadlineEndsTheRunAndCancelsTheInterceptor() async throws {
         let router = try RouterFixture.router()
-        let cancelled = Mutex(false)
+        let cancelled = Locked(false)
         // It would answer `continue` after ten minutes: only the deadline can end the open
         // with a failure, and no test run lasts that long.
         try router.add(
@@ -85,7 +85,7 @@ import Testing
 
     @Test func interceptorsRunByPriorityWithinTheirScopeAndShowInTheTrace() async throws {
         let router = try RouterFixture.router()
-        let order = Mutex<[String]>([])
+        let order = Locked<[String]>([])
         func recorder(_ name: String) -> @Sendable (RuleRequest, ContextSnapshot) async throws -> Verdict {
             { _, _ in
                 order.withLock { $0.append(name) }

@@ -1,6 +1,6 @@
 import Foundation
 import Junction
-import Synchronization
+import JunctionCore
 import Testing
 
 /// `open`: every outcome of a decision reaches the stack, a dispatcher or the opener.
@@ -219,7 +219,7 @@ import Testing
 
 /// Collects what an interceptor saw, across actors.
 final class SeenParams: Sendable {
-    private let seen = Mutex<[String]>([])
+    private let seen = Locked<[String]>([])
     func record(_ names: [String]) { seen.withLock { $0 = names } }
     var names: [String] { seen.withLock { $0 } }
 }

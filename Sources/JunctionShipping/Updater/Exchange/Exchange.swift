@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JunctionCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -23,7 +23,7 @@ final class Exchange: Sendable {
 
     let request: TransportRequest
     private let task: URLSessionDataTask
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(request: TransportRequest, task: URLSessionDataTask) {
         self.request = request

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JunctionCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -10,7 +10,7 @@ import Synchronization
 final class ExchangeTable: NSObject, URLSessionDataDelegate, Sendable {
     static let maximumRedirects = 5
 
-    private let exchanges = Mutex<[Int: (exchange: Exchange, redirects: Int)]>([:])
+    private let exchanges = Locked<[Int: (exchange: Exchange, redirects: Int)]>([:])
 
     func add(_ exchange: Exchange, for task: Int) { exchanges.withLock { $0[task] = (exchange, 0) } }
 

@@ -7,13 +7,14 @@
 #endif
 
 /// A value behind a lock: a pthread mutex of its own, which ThreadSanitizer understands
-/// and every platform Junction runs on has (no `Synchronization`, which needs iOS 18).
+/// and every platform Junction runs on has (no `Synchronization`, which needs iOS 18). The
+/// one lock of every Junction module (`package`: apps do not see it).
 ///
 /// A pthread mutex rather than `NSLock`: the engine pool takes this lock twice in every
 /// decision, and `NSLock`'s dispatch and bookkeeping cost 4.5% of a decision's instructions
 /// (callgrind on `decide.junction`); `Synchronization.Mutex` waits on raw futex calls
 /// that the thread sanitizer does not intercept.
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     // Sound because `value` is read and written only inside `withLock`, between locking
     // and unlocking `mutex`; and `mutex` is allocated once, so it stays at one address
     // (as a pthread mutex must) from `init` to `deinit`. A value that is not Sendable
@@ -23,7 +24,9 @@ final class Locked<Value>: @unchecked Sendable {
     // check would cost a decision two more runtime calls for each lock.
     @exclusivity(unchecked) private var value: Value
 
-    init(_ value: Value) {
+    /// A lock around `value`.
+    /// - Parameter value: The value it starts with.
+    package init(_ value: Value) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         let status = pthread_mutex_init(mutex, nil)
@@ -39,7 +42,9 @@ final class Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value.
     @inline(__always)
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
