@@ -65,8 +65,12 @@ public final class RuleEngine {
         self.valueLimits = valueLimits
         state = try LuaState(
             limits: limits,
-            printHandler: { line in logger.info("\(line)", metadata: ["source": "lua print"]) },
-            logHandler: { level, line in logger.log(level: level, "\(line)", metadata: ["source": "lua log"]) })
+            printHandler: { line in
+                (RuleOutput.diverted ?? logger).info("\(line)", metadata: ["source": "lua print"])
+            },
+            logHandler: { level, line in
+                (RuleOutput.diverted ?? logger).log(level: level, "\(line)", metadata: ["source": "lua log"])
+            })
         if coverage { state.startRecordingCoverage() }
         state.frame.valueLimits = valueLimits
         let base = state.stackHeight

@@ -293,6 +293,20 @@ import JunctionTestSupport
         #expect(log.messages == ["hello\t7"])
     }
 
+    @Test func printGoesWhereRuleOutputDivertsItForTheWorkInside() throws {
+        let engineLog = CapturedLog()
+        let diverted = CapturedLog()
+        let engine = try RuleEngine(
+            sources: [RuleSource(name: "p.lua", text: "function say(req) print('n', req.n) log.warn('w', req.n) end")],
+            logger: engineLog.logger)
+        _ = try RuleOutput.divert(to: diverted.logger) {
+            Result { () throws(LuaError) in try engine.evaluate("say", arguments: [["n": 1]]) }
+        }.get()
+        _ = try engine.evaluate("say", arguments: [["n": 2]])
+        #expect(diverted.messages == ["n\t1", "w\t1"])
+        #expect(engineLog.messages == ["n\t2", "w\t2"])
+    }
+
     @Test func lendsEachConcurrentEvaluationItsOwnEngine() async throws {
         let pool = try RuleEnginePool(
             sources: [

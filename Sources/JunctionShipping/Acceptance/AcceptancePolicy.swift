@@ -38,6 +38,9 @@ public struct AcceptancePolicy: Sendable {
     public var interceptors: [SwiftInterceptor]
     /// Receives the rules' `print` and `log.*` output.
     public var ruleLogger: Logger
+    /// Receives what the rules print while the device runs the bundle's own tests, so that
+    /// those lines never read as the app's traffic (label `junction.selftest`).
+    public var selfTestLogger: Logger
 
     /// A policy.
     /// - Parameters:
@@ -53,13 +56,15 @@ public struct AcceptancePolicy: Sendable {
     ///   - deciderOptions: The decisions' bounds.
     ///   - interceptors: The app's Swift interceptors.
     ///   - ruleLogger: Receives the rules' output.
+    ///   - selfTestLogger: Receives the rules' output while the bundle's tests run.
     public init(
         keyring: Keyring, hostVersion: SemanticVersion, channel: String?, installID: String? = nil,
         invariants: [AppInvariant] = [],
         clockSkew: Duration = .seconds(300), artifactLimits: ArtifactLimits = .default,
         jsonLimits: CanonicalJSONLimits = .default, sandboxLimits: SandboxLimits = SandboxLimits(),
         deciderOptions: DeciderOptions = DeciderOptions(), interceptors: [SwiftInterceptor] = [],
-        ruleLogger: Logger = Logger(label: "junction.lua")
+        ruleLogger: Logger = Logger(label: "junction.lua"),
+        selfTestLogger: Logger = Logger(label: "junction.selftest")
     ) {
         precondition(clockSkew >= .zero, "a clock skew is not negative")
         precondition(
@@ -78,5 +83,6 @@ public struct AcceptancePolicy: Sendable {
         self.deciderOptions = deciderOptions
         self.interceptors = interceptors
         self.ruleLogger = ruleLogger
+        self.selfTestLogger = selfTestLogger
     }
 }

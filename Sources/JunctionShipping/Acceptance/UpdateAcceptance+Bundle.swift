@@ -55,10 +55,9 @@ extension UpdateAcceptance {
     }
 
     private func runSelfTests(_ bundle: RuleBundle, on decider: Decider, label: String) throws(UpdateRefusal) {
-        var failing: [RuleTestOutcome] = []
-        for test in bundle.tests {
-            let outcome = decider.run(test)
-            if !outcome.passed { failing.append(outcome) }
+        // What the tests' rules print goes to the self-test logger: not the app's traffic.
+        let failing = RuleOutput.divert(to: policy.selfTestLogger) {
+            bundle.tests.map { decider.run($0) }.filter { !$0.passed }
         }
         guard let first = failing.first else { return }
         let location = "\(first.test.location.file):\(first.test.location.line)"
