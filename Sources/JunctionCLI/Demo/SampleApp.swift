@@ -19,6 +19,10 @@ final class SampleApp {
                 "shared": .string(text), "via": .string(request.params.string("channel") ?? "system"),
             ])
         }
+        router.register(task: "experiment") { _ in
+            // A rule answers with the caller's variant; this runs only if none does.
+            RuleValue.string("control")
+        }
         router.register(dispatcher: "https") { handOver in
             record("https dispatcher: a web view for \(handOver.url)")
             return .page(SamplePage(title: "Web: \(handOver.url)"))
@@ -33,6 +37,8 @@ final class SampleApp {
             record("wxmp dispatcher: the mini-program runtime opens \(handOver.url) as \(handOver.id)")
             return .openedElsewhere
         }
+        // At launch, not when a user taps: what the bundle leads to that nothing opens.
+        for missing in router.verifyRegistrations() { record("missing registration: \(missing)") }
     }
 
     private func registerPages() {
