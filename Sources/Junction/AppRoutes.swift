@@ -1,13 +1,14 @@
 public import JunctionCore
 
-/// What the app sets about its routes from Swift at run time, laid over whichever bundle's
-/// table is in force: routes registered in code (JLRoutes' `addRoute:`, MGJRouter's
-/// `registerURLPattern:`) and group memberships changed in code (BBRouter's
-/// `addPathsToGroup`).
+/// What the app sets from Swift at run time, laid over whichever bundle is in force: routes
+/// registered in code (JLRoutes' `addRoute:`, MGJRouter's `registerURLPattern:`), group
+/// memberships changed in code (BBRouter's `addPathsToGroup`) and Swift interceptors added
+/// with `router.add(_:)`.
 ///
 /// The layer belongs to the ``ActivePolicy``: every snapshot it activates — a bundle the
-/// router loads or one the update installer accepts — decides with it, so a code route
-/// survives every bundle swap. Where a bundle's route has the same name as a code route,
+/// router loads or one the update installer accepts — decides with it, so what the app
+/// registers survives every bundle swap. (Async interceptors and the router's registrations
+/// of pages, tasks and dispatchers belong to the ``Router``, which keeps them too.) Where a bundle's route has the same name as a code route,
 /// or a pattern that matches the same URLs, **the bundle's route wins**: the code route is
 /// set aside while that bundle is in force (``Decider/setAsideRoutes`` says which and why)
 /// and comes back with a bundle that no longer has it. Memberships apply, by route name, to
@@ -54,6 +55,21 @@ public struct AppRoutes: Sendable, Equatable {
         let route, group: String
     }
 
+    /// The Swift interceptors added at run time, in the order added; their names are unique.
+    var interceptorEntries: [InterceptorEntry] = []
+
+    /// A Swift interceptor of the layer, equal only to itself: closures do not compare, so
+    /// two layers are the same when they hold the same registrations.
+    struct InterceptorEntry: Sendable, Equatable {
+        let interceptor: SwiftInterceptor
+        let registration = Registration()
+
+        /// One `addInterceptor` call.
+        final class Registration: Sendable {}
+
+        static func == (a: Self, b: Self) -> Bool { a.registration === b.registration }
+    }
+
     /// The most routes a layer holds: each change rebuilds the table, so registering routes
     /// one by one costs time that grows with their square — add many at once with
     /// ``add(_:)-(Route)`` on an array instead.
@@ -65,7 +81,7 @@ public struct AppRoutes: Sendable, Equatable {
     public init() {}
 
     /// Whether the layer changes nothing.
-    public var isEmpty: Bool { routes.isEmpty && memberships.isEmpty }
+    public var isEmpty: Bool { routes.isEmpty && memberships.isEmpty && interceptorEntries.isEmpty }
 
     /// The code route named `name`, if any.
     /// - Parameter name: A route name.

@@ -135,8 +135,12 @@ public final class Decider: Sendable {
             problems += error.diagnostics
         }
         do {
+            // The app's run-time interceptors after the decider's own; one of the same name
+            // as those is theirs already.
+            let names = Set(interceptors.map(\.name))
+            let swift = interceptors + appRoutes.interceptors.filter { !names.contains($0.name) }
             plan = try InterceptorPlan(
-                routes: routes, declarations: declarations, swift: interceptors, bundleOnError: onError,
+                routes: routes, declarations: declarations, swift: swift, bundleOnError: onError,
                 directory: directory, sources: bundle?.sources ?? [])
         } catch { problems += error.diagnostics }
         guard problems.isEmpty, let redirects, let plan else { throw BundleError(problems) }

@@ -19,8 +19,9 @@ public import Junction
 /// ```
 ///
 /// The snapshots it activates are built by acceptance, with the acceptance policy's Swift
-/// interceptors and decider options — the ones the self-tests and invariants ran under —
-/// so give the app's interceptors to the ``AcceptancePolicy``, not to the router.
+/// interceptors and decider options — the ones the invariants ran under; the policy lays
+/// the app's run-time layer (interceptors added with `router.add(_:)`, code routes, group
+/// edits) over each one it activates.
 ///
 /// Every change is an ``UpdateEvent`` on ``events`` and a line in the log (label
 /// `junction.update`): launches and installs at `info`, what was skipped or refused at

@@ -163,29 +163,45 @@ public final class Router {
         }
     }
 
-    /// Adds a Swift interceptor, run in order with the bundle's rules: the current snapshot is
-    /// rebuilt with it and swapped in. On a policy an installer also activates into, its
-    /// next activation brings the acceptance policy's interceptors instead — put the app's there.
+    /// Adds a Swift interceptor, run in order with the bundle's rules, to the app's layer
+    /// (``AppRoutes/interceptors``): the current snapshot is rebuilt with it and swapped in,
+    /// and every later one keeps it — a bundle the router loads or one an installer
+    /// activates — as code routes and async interceptors are kept. (An acceptance policy's
+    /// interceptors also run in the self-tests' and invariants' checks; these do not.)
     /// - Parameter interceptor: The interceptor; its name must be new.
     /// - Throws: `BundleError` when its pattern does not compile or its name is taken;
     ///   nothing changes then.
     public func add(_ interceptor: SwiftInterceptor) throws(BundleError) {
-        try rebuild { interceptors throws(BundleError) in
-            guard !interceptors.contains(where: { $0.name == interceptor.name }) else {
+        try policy.updateAppRoutes { current, layer throws(BundleError) in
+            var changed = layer
+            guard !current.decider.interceptors.contains(where: { $0.name == interceptor.name }),
+                changed.addInterceptor(interceptor)
+            else {
                 throw BundleError([
                     Diagnostic(
                         .error, "a Swift interceptor named \"\(interceptor.name)\" is already added; remove it first")
                 ])
             }
-            return interceptors + [interceptor]
+            return try current.with(appRoutes: changed)
         }
     }
 
-    /// Removes the Swift interceptor named `name`.
+    /// Removes the Swift interceptor named `name`: one the app added (from the layer every
+    /// snapshot keeps), or else one the snapshot in force was made with.
     /// - Parameter name: Its name.
     /// - Returns: Whether there was one.
     @discardableResult
     public func removeInterceptor(named name: String) -> Bool {
+        if policy.appRoutes.interceptors.contains(where: { $0.name == name }) {
+            var removed = false
+            // The layer without one of its interceptors compiled before, so this cannot fail.
+            _ = try? policy.updateAppRoutes { current, layer throws(BundleError) in
+                var changed = layer
+                removed = changed.removeInterceptor(named: name) != nil
+                return try current.with(appRoutes: changed)
+            }
+            return removed
+        }
         guard decider.interceptors.contains(where: { $0.name == name }) else { return false }
         var removed = false
         // The remaining interceptors compiled before, so this cannot fail.

@@ -5,6 +5,11 @@ import Testing
 /// decided under the context `ready()` finds, and given up after their deadline.
 @MainActor
 @Suite struct RouterReadinessTests {
+    /// Held opens wait this long here: the whole suite, run in parallel on two cores, can keep
+    /// the main actor busy for more than the default 10 s, and only the deadline test is
+    /// about expiry.
+    static let patience: Duration = .seconds(3_600)
+
     /// Starts `open(url)` without waiting for it, and returns once the router holds it.
     func startHeld(_ router: Router, _ url: String, source: RequestSource = .push, log: ResultLog? = nil)
         async -> Task<Opening, Never>
@@ -19,7 +24,7 @@ import Testing
 
     @Test func heldLinksAreDecidedInOrderUnderTheContextReadyFinds() async throws {
         let router = try RouterFixture.router(context: ContextSnapshot(["hour": 12]))  // nobody logged in yet
-        router.holdUntilReady()
+        router.holdUntilReady(deadline: Self.patience)
         #expect(!router.isReady)
         let checkout = await startHeld(router, "myapp://checkout")
         let moments = await startHeld(router, "myapp://moments/3")
@@ -39,7 +44,7 @@ import Testing
 
     @Test func anOpenArrivingWhileHeldOnesAreCarriedOutWaitsBehindThem() async throws {
         let router = try RouterFixture.router()
-        router.holdUntilReady()
+        router.holdUntilReady(deadline: Self.patience)
         let first = await startHeld(router, "myapp://home", source: .internal)
         router.ready()
         let second = await router.open("myapp://moments/1")
@@ -63,7 +68,7 @@ import Testing
 
     @Test func aFloodOfLinksAtLaunchCannotQueueWithoutEnd() async throws {
         let router = try RouterFixture.router()
-        router.holdUntilReady()
+        router.holdUntilReady(deadline: Self.patience)
         var tasks: [Task<Opening, Never>] = []
         for index in 0..<Router.maximumHeldOpens { tasks.append(await startHeld(router, "myapp://moments/\(index)")) }
         let refused = await router.open("myapp://moments/999", source: .push)
