@@ -74,7 +74,7 @@ public actor BundleInstaller {
     ///   - acceptance: The checks updates are held to, with the app's keyring, invariants,
     ///     Swift interceptors and decider options.
     ///   - store: Where accepted updates are persisted.
-    ///   - embedded: The artifact shipped inside the app: the floor.
+    ///   - embedded: The artifact shipped inside the app, as `Data` or bytes: the floor.
     ///   - whenStale: What decides once the update in force is past its expiry.
     ///   - now: The time of the launch.
     ///   - logger: Where events are logged; label `junction.update` by default.
@@ -83,10 +83,11 @@ public actor BundleInstaller {
     ///   mistake in the app (an artifact signed by a key not in the keyring, a failing
     ///   invariant) that no update can repair — and it is needed.
     public static func launch(
-        acceptance: UpdateAcceptance, store: BundleStore, embedded: [UInt8],
+        acceptance: UpdateAcceptance, store: BundleStore, embedded: some Collection<UInt8>,
         whenStale: StaleBundlePolicy = .keepDeciding, at now: Date = Date(),
         logger: Logger = Logger(label: "junction.update")
     ) throws(UpdateRefusal) -> BundleInstaller {
+        let embedded = Array(embedded)
         let state = store.load()
         var skipped: [UpdateEvent] = []
         var pin: UpdateIdentity?

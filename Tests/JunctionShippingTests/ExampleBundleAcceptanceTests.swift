@@ -12,6 +12,11 @@ import Testing
 @Suite struct ExampleBundleAcceptanceTests {
     static let folder = CLIPaths.repositoryRoot + "/rules/example"
 
+    /// `rules/example` built into an artifact signed by the fixture's key.
+    static func exampleArtifact() throws -> [UInt8] {
+        try artifact(of: try RuleBundle.load(directory: folder))
+    }
+
     static func artifact(of bundle: RuleBundle, withTests: Bool = true) throws -> [UInt8] {
         let parts = try bundle.canonicalJSON()
         var builder = ArtifactBuilder(

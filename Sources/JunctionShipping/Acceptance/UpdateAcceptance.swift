@@ -282,11 +282,12 @@ public struct UpdateAcceptance: Sendable {
     /// is refused — an expired one still decides, where refusing it would leave the app no
     /// routing at all. The result reports it through ``AcceptedUpdate/isStale(at:)``, so
     /// status says `stale`.
-    /// - Parameter bytes: The embedded artifact.
+    /// - Parameter bytes: The embedded artifact, as `Data` or bytes.
     /// - Returns: The bundle as an update of seq 0, which any published pointer supersedes.
     /// - Throws: ``UpdateRefusal``: `artifactRefused`, `hostTooOld`, `bundleInvalid`,
     ///   `selfTestFailed`, `invariantFailed`.
-    public func acceptEmbedded(_ bytes: [UInt8]) throws(UpdateRefusal) -> AcceptedUpdate {
+    public func acceptEmbedded(_ bytes: some Collection<UInt8>) throws(UpdateRefusal) -> AcceptedUpdate {
+        let bytes = Array(bytes)
         let artifact = try verify(artifact: bytes, dates: .skipped)
         return try accept(artifact, pointer: nil, identity: UpdateIdentity(seq: 0, artifactSHA256: Self.sha256(bytes)))
     }

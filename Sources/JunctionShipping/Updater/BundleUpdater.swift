@@ -68,7 +68,7 @@ public actor BundleUpdater {
     ///   - channel: The channel pointer's URL: `…/channels/<name>.json` over https, http or file.
     ///   - acceptance: The checks updates are held to.
     ///   - store: Where accepted updates and the channel's ETag are persisted.
-    ///   - embedded: The artifact shipped inside the app.
+    ///   - embedded: The artifact shipped inside the app, as `Data` or bytes.
     ///   - whenStale: What decides once the update in force is past its expiry.
     ///   - configuration: How to poll.
     ///   - transport: How to reach the host: by default ``FileTransport`` for a `file://`
@@ -80,7 +80,7 @@ public actor BundleUpdater {
     /// - Throws: ``BundleUpdaterError`` for a channel URL the updater cannot use, or when the
     ///   embedded artifact is refused (a build mistake in the app).
     public static func launch(
-        channel: URL, acceptance: UpdateAcceptance, store: BundleStore, embedded: [UInt8],
+        channel: URL, acceptance: UpdateAcceptance, store: BundleStore, embedded: some Collection<UInt8>,
         whenStale: StaleBundlePolicy = .keepDeciding, configuration: UpdaterConfiguration = UpdaterConfiguration(),
         transport: (any UpdateTransport)? = nil, wallClock: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "junction.update")
