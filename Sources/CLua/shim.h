@@ -1,13 +1,18 @@
 // The C boundary of Junction: Lua 5.4's headers plus one `jl_` shim for each
 // function-like macro or variadic function that Swift cannot import or call.
 // One line of logic each, no more; the Lua-facing code lives in
-// Sources/JunctionLua/Internal/.
+// Sources/JunctionLua/, in the files named *_capi.swift.
 #ifndef JUNCTION_CLUA_SHIM_H
 #define JUNCTION_CLUA_SHIM_H
 
 #include <lua.h>
 #include <lualib.h>
 #include <lauxlib.h>
+
+// MARK: - The release
+
+// "Lua 5.4.4": the release of the headers this was built with (the library's own).
+static inline const char *jl_release(void) { return LUA_RELEASE; }
 
 // MARK: - Pseudo-indices
 

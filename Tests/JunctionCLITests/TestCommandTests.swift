@@ -110,6 +110,7 @@ import Testing
         let result = try CLIRunner.run(["test", bundle, "--format", "json", "--coverage"])
         let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(root["passed"] as? Int == 1 && root["failed"] as? Int == 1)
+        #expect((root["lua"] as? String)?.hasPrefix("Lua 5.4.") == true, "the release the rules ran on")
         let bundles = try #require(root["bundles"] as? [[String: Any]])
         let tests = try #require(bundles.first?["tests"] as? [[String: Any]])
         let decision = try #require(tests.first?["decision"] as? [String: Any])

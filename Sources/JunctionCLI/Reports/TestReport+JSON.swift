@@ -1,4 +1,5 @@
 import Junction
+import JunctionLua
 
 extension [TestReport] {
     /// One JSON document: every bundle, every test with its decision and trace, totals.
@@ -8,6 +9,8 @@ extension [TestReport] {
         root.add("passed", .raw(String(reduce(0) { $0 + $1.passed })))
         root.add("failed", .raw(String(reduce(0) { $0 + $1.failed })))
         root.add("unloadable", .raw(String(filter { $0.label == nil }.count)))
+        // The release the rules ran on: a report from 5.4.4 and one from 5.4.7 say which is which.
+        root.add("lua", .string(LuaRelease.name))
         return root.rendered
     }
 }
