@@ -22,15 +22,41 @@ let package = Package(
         .library(name: "JunctionTooling", targets: ["JunctionTooling"]),
         .executable(name: "junction", targets: ["JunctionCLI"]),
     ],
+    // Where Lua comes from; exactly one of the two (docs/apple-platforms.md).
+    traits: [
+        .trait(
+            name: "SystemLua",
+            description: "Link the system's Lua 5.4 through pkg-config lua5.4 (Linux: liblua5.4-dev)."
+        ),
+        .trait(
+            name: "PackagedLua",
+            description: """
+                Compile Lua 5.4 from the CLua54 package, which scripts/lua-package makes from an \
+                official release tarball (checked against its SHA-256): for Apple platforms.
+                """
+        ),
+        .default(enabledTraits: ["SystemLua"]),
+    ],
     dependencies: [
+        // Resolved only with the `PackagedLua` trait; an app mirrors or overrides it with the
+        // package scripts/lua-package writes (docs/apple-platforms.md).
+        .package(url: "https://github.com/junction-router/clua54", "5.4.4"..<"5.5.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
-        // The system Lua 5.4 (Debian: liblua5.4-dev) and the `jl_` shims for its macros.
-        .systemLibrary(
+        // The `jl_` shims for Lua's macros, over the Lua the trait names.
+        .target(
             name: "CLua",
+            dependencies: [
+                .target(name: "CLuaSystem", condition: .when(traits: ["SystemLua"])),
+                .product(name: "CLua54", package: "clua54", condition: .when(traits: ["PackagedLua"])),
+            ]
+        ),
+        // The system Lua 5.4 (Debian: liblua5.4-dev), for the `SystemLua` trait.
+        .systemLibrary(
+            name: "CLuaSystem",
             pkgConfig: "lua5.4",
             providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
         ),

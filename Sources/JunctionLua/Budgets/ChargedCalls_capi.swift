@@ -56,7 +56,7 @@ enum ChargedCalls {
         case .codepoints: { state in ChargedCalls.callUpvalueOriginal(state, .codepoints) }
         case .utf8Length: { state in ChargedCalls.callUpvalueOriginal(state, .utf8Length) }
         case .utf8Offset: { state in ChargedCalls.callUpvalueOriginal(state, .utf8Offset) }
-        case .codes: { state in ChargedCalls.callUpvalueOriginal(state, .codes) }
+        case .codes: { state in ChargedCalls.codes(state) }
         case .codeStep: { state in ChargedCalls.callUpvalueOriginal(state, .codeStep) }  // no row; see codeStep(_:key:)
         case .chunk: { state in ChargedCalls.callUpvalueOriginal(state, .chunk) }
         case .rawEquality: { state in ChargedCalls.callUpvalueOriginal(state, .rawEquality) }
@@ -112,12 +112,43 @@ enum ChargedCalls {
         return results
     }
 
-    /// One charged step of `utf8.codes`'s iterator: its original, kept in the registry.
+    /// Lua's message for a malformed UTF-8 sequence (lutf8lib.c's `MSGInvalid`).
+    private static let invalidCode: StaticString = "invalid UTF-8 code"
+
+    /// `utf8.codes(s [, lax])`, as Lua 5.4.6 and later check it on every release the sandbox
+    /// runs on: a string that starts with a continuation byte is refused at once. (5.4.4's
+    /// original skipped such bytes without a word; 5.4.6 made them errors.)
+    private static func codes(_ state: OpaquePointer?) -> Int32 {
+        if lua_type(state, 1) == LUA_TSTRING, let text = lua_tolstring(state, 1, nil),
+            UInt8(bitPattern: text[0]) & 0xC0 == 0x80
+        {
+            return luaL_argerror(state, 1, HostFunctions.cString(invalidCode))
+        }
+        return callUpvalueOriginal(state, .codes)
+    }
+
+    /// One charged step of `utf8.codes`'s iterator: its original, kept in the registry. As on
+    /// Lua 5.4.6 and later, a character followed by a continuation byte is an error, so every
+    /// release refuses the sequences 5.4.4's iterator stepped over.
     private static func codeStep(_ state: OpaquePointer?, key: StaticString) -> Int32 {
         _ = lua_rawgetp(state, jl_registryindex(), UnsafeRawPointer(key.utf8Start))  // a C function: no allocation
         let original = lua_tocfunction(state, -1).unsafelyUnwrapped
         jl_pop(state, 1)
-        return call(original, .codeStep, state)
+        let results = call(original, .codeStep, state)
+        guard results == 2 else { return results }
+        // The original returned (position, code) for the character at byte `position`, and
+        // argument 1 is the string it read (`luaL_checklstring` passed).
+        var length = 0
+        let text = UnsafeRawPointer(lua_tolstring(state, 1, &length)).assumingMemoryBound(to: UInt8.self)
+        let start = Int(lua_tointegerx(state, -2, nil)) - 1
+        // The lead byte's run of high 1 bits is the sequence's length (none: one byte); the
+        // original decoded it, so it ends within the string, whose NUL follows its last byte.
+        let lead = text[start]
+        let size = lead < 0x80 ? 1 : (~lead).leadingZeroBitCount
+        if start + size <= length, text[start + size] & 0xC0 == 0x80 {
+            return jl_error_string(state, HostFunctions.cString(invalidCode))
+        }
+        return results
     }
 
     /// Keeps the iterators the original `utf8.codes` returns, strict and lax, in the registry.

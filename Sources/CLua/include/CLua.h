@@ -2,6 +2,10 @@
 // function-like macro or variadic function that Swift cannot import or call.
 // One line of logic each, no more; the Lua-facing code lives in
 // Sources/JunctionLua/, in the files named *_capi.swift.
+//
+// The headers come from whichever Lua the package's trait names: the system's (`SystemLua`,
+// the default) or the CLua54 package built from an official release (`PackagedLua`); see
+// docs/apple-platforms.md. The shims stay here, so a Lua package carries Lua alone.
 #ifndef JUNCTION_CLUA_SHIM_H
 #define JUNCTION_CLUA_SHIM_H
 
@@ -11,8 +15,9 @@
 
 // MARK: - The release
 
-// "Lua 5.4.4": the release of the headers this was built with (the library's own).
-static inline const char *jl_release(void) { return LUA_RELEASE; }
+// "Lua 5.4.4": the release of the headers this target was compiled with (release.c), the
+// library's own.
+const char *jl_release(void);
 
 // MARK: - Pseudo-indices
 
