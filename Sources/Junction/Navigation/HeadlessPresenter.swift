@@ -8,12 +8,14 @@ public final class HeadlessPresenter: Presenter {
     /// A presenter with an empty log.
     public init() {}
 
-    /// Records the change.
+    /// Records the change and completes at once.
     /// - Parameters:
     ///   - transition: The change.
     ///   - animated: Recorded as ` (not animated)` when `false`.
-    public func apply(_ transition: Transition, animated: Bool) {
+    ///   - completion: Called before it returns.
+    public func apply(_ transition: Transition, animated: Bool, completion: @escaping @MainActor () -> Void) {
         log.append(Self.describe(transition) + (animated ? "" : " (not animated)"))
+        completion()
     }
 
     /// Empties the log.

@@ -24,7 +24,15 @@ public final class Page {
     /// The parameters of the last `selectTab` that showed it, for a tab's root page.
     public internal(set) var tabParams: RouteParameters?
 
+    /// The content as the type the app made it: `page.content(as: UIViewController.self)`.
+    /// - Parameter type: The type a page factory or dispatcher returned.
+    /// - Returns: The content, or `nil` when it is of another type.
+    public func content<Content>(as type: Content.Type) -> Content? { content as? Content }
+
     var pendingResult: RouteResult?
+    /// For a gate's page (a login page a rule opened first): the request it holds, which
+    /// takes the page's place when it finishes with `ok`.
+    var gate: GateResume?
     /// For a page ``Router/page(for:params:exts:style:source:onResult:)`` made and the
     /// stack has not had yet: the request it was made for and how to show it.
     var unshown: (request: RouteRequest, style: PresentationStyle)?

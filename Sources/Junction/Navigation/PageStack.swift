@@ -7,10 +7,10 @@
 @MainActor
 struct PageStack {
     /// Each tab's navigation stack, root first. Without tabs, one.
-    private(set) var tabs: [[Page]] = [[]]
-    private(set) var selectedTab = 0
+    var tabs: [[Page]] = [[]]
+    var selectedTab = 0
     /// The presented navigation stacks, lowest first.
-    private(set) var modals: [[Page]] = []
+    var modals: [[Page]] = []
 
     /// What a change did.
     struct Change {

@@ -97,6 +97,10 @@ extension Router {
         if deliverElsewhere(id, result) { return true }
         guard let page = stack.page(id) else { return false }
         page.pendingResult = result
+        if result.code == .ok, let hold = page.gate, hold.resumes, !hold.isSettled, stack.top === page {
+            resumeInPlace(of: page, hold, animated: animated)
+            return true
+        }
         guard let index = stack.visibleIndex(of: id) else { return false }
         if index == 0, let change = stack.removeOnlyPage() {
             apply(change, animated: animated)
@@ -106,18 +110,13 @@ extension Router {
     }
 
     /// Tells the router that the screen already removed a page by itself — the system back
-    /// button, a swipe back, an interactive dismiss — so the model follows: the page and
-    /// every page above it leave the stack and their openers get their results. The
-    /// presenter is not asked to show anything.
+    /// button, a swipe back, an interactive dismiss: ``screenDidChange(_:)`` with
+    /// ``ScreenChange/removed(_:)``.
     /// - Parameter id: The page the screen removed.
-    /// - Returns: Whether it was a visible page above a tab's root.
+    /// - Returns: Whether it is a page the screen shows above a tab's root.
     @discardableResult
     public func pageWasRemoved(_ id: PageID) -> Bool {
-        guard let index = stack.visibleIndex(of: id), index > 0, let change = stack.unwind(toVisible: index - 1) else {
-            return false
-        }
-        for page in change.removed { close(page, .removedByScreen) }
-        return true
+        screenDidChange(.removed(id)) != nil
     }
 
     // MARK: - Tabs
@@ -194,25 +193,50 @@ extension Router {
         return true
     }
 
+    /// A gate's page on top finished with `ok`: the request it held opens in its place, in
+    /// one transition (`replace`). When that request opens no page there (a rejection, a
+    /// task, another gate), the gate's page leaves as ``finish(_:with:animated:)`` has it.
+    private func resumeInPlace(of gatePage: Page, _ hold: GateResume, animated: Bool) {
+        hold.isSettled = true
+        var resumed = hold.gated
+        resumed.replacing = gatePage
+        track { [weak self] in
+            guard let self else { return }
+            let opening = await self.perform(resumed)
+            if let index = self.stack.visibleIndex(of: gatePage.id) {
+                if index == 0, let change = self.stack.removeOnlyPage() {
+                    self.apply(change, animated: animated)
+                } else if index > 0 {
+                    _ = self.unwind(to: index - 1, animated: animated)
+                }
+                await self.transitions.reached()
+            }
+            hold.end(opening)
+        }
+    }
+
     private func unwind(to index: Int, animated: Bool) -> Page? {
         guard index >= 0, let change = stack.unwind(toVisible: index) else { return nil }
         apply(change, animated: animated)
         return stack.top
     }
 
-    /// Shows the change, then gives each removed page's opener its result, top first:
-    /// openers see a consistent stack when their callbacks run.
+    /// Queues the change's transitions for the presenter, then gives each removed page's
+    /// opener its result, top first, once they are on screen: openers see a consistent
+    /// stack when their callbacks run.
     func apply(_ change: PageStack.Change, animated: Bool) {
         var reasons: [PageID: ClosedPage.Reason] = [:]
         for transition in change.transitions {
-            presenter.apply(transition, animated: animated)
             for (page, reason) in transition.closings { reasons[page.id] = reason }
         }
-        for page in change.removed { close(page, reasons[page.id] ?? .popped) }
+        let removed = change.removed
+        transitions.enqueue(change.transitions, animated: animated) { [weak self] in
+            for page in removed { self?.close(page, reasons[page.id] ?? .popped) }
+        }
     }
 
     /// Gives a page's openers its result, once, and tells ``didClose``.
-    private func close(_ page: Page, _ reason: ClosedPage.Reason) {
+    func close(_ page: Page, _ reason: ClosedPage.Reason) {
         guard let result = page.removed() else { return }
         didClose?(ClosedPage(page: page, result: result, reason: reason))
     }

@@ -79,6 +79,7 @@ extension Router {
             pending.request, passedGates: pending.passedGates, askingUndefinedRoute: true)
         decisionObserver?(decision)
         let opening = await carryOut(decision, pending)
+        await transitions.reached()
         didOpen?(pending.request, opening)
         return opening
     }
@@ -148,13 +149,18 @@ extension Router {
         let factory: (@MainActor (PageRequest) throws -> Any)? =
             if let content { { _ in content.value } } else { pageFactories[route.target] }
         if let factory {
-            let style = pending.style ?? Self.style(of: route)
-            if let page = reuse(
-                route, style: style, url: url, params: params, exts: pending.request.exts, onResult: pending.onResult)
+            var style = pending.style ?? Self.style(of: route)
+            if pending.replacing == nil,
+                let page = reuse(
+                    route, style: style, url: url, params: params, exts: pending.request.exts,
+                    onResult: pending.onResult)
             {
                 return .reused(page)
             }
             let below = style == .push ? await backStack(for: route, params: params, pending) : []
+            if let gatePage = pending.replacing, stack.top === gatePage, below.isEmpty {
+                style = .replace  // resumed after its gate: one transition, the gate's page replaced
+            }
             let page: Page
             do {
                 page = try makePage(
@@ -163,6 +169,7 @@ extension Router {
             } catch {
                 return fail(error, pending)
             }
+            page.gate = pending.gate
             for page in below { show(page, style: .push, exts: ["animated": false]) }
             show(page, style: style, exts: pending.request.exts)
             return .opened(page)
@@ -221,7 +228,7 @@ extension Router {
         }
         page.renew(url: url, params: params)
         page.addOpener(onResult)
-        presenter.apply(.renew(page), animated: animated)
+        transitions.enqueue([.renew(page)], animated: animated)
         return page
     }
 
@@ -265,21 +272,31 @@ extension Router {
         let url = decision.uri?.string ?? decision.request.url
         var gated = pending
         gated.passedGates.append(gateURL)
-        let gateRequest = PendingOpen(
+        let hold = GateResume(gated: gated, resumes: resume)
+        var gateRequest = PendingOpen(
             request: RouteRequest(gateURL, source: .internal, gatedRequests: pending.request.gatedRequests + [url]),
             objects: [:], style: nil,
             onResult: { [weak self] result in
-                guard let self else { return }
+                // Resumed in the gate page's place already (finish(_:with:) on top): done.
+                guard let self, !hold.isSettled else { return }
+                hold.isSettled = true
                 if result.code == .ok && resume {
-                    self.track { _ = await self.perform(gated) }
+                    self.track { hold.end(await self.perform(gated)) }
                 } else {
-                    gated.deliver(
-                        RouteResult(
-                            .cancelled,
-                            message: "\(gateURL) ended \(result.code)" + (resume ? "" : "; the gate does not resume")))
+                    let error = RouterError(
+                        .cancelled,
+                        "\(gateURL) ended \(result.code)" + (resume ? "" : "; the gate does not resume"), url: url)
+                    gated.deliver(RouteResult(.cancelled, message: error.message))
+                    hold.end(.failed(error))
                 }
             })
+        gateRequest.gate = hold
         let opening = await perform(gateRequest)
+        if opening.page?.gate !== hold, !hold.isSettled {
+            // The gate opened no page of its own to finish (a task, a failure): the request
+            // has ended with it.
+            hold.end(opening)
+        }
         return .gated(url: gateURL, by: opening)
     }
 

@@ -59,6 +59,8 @@ public final class Router {
     // MARK: State
 
     var stack = PageStack()
+    /// The presenter's transitions, one at a time, and the screen they have made.
+    let transitions: TransitionQueue
     private var nextPageNumber = 1
     var pageFactories: [String: @MainActor (PageRequest) throws -> Any] = [:]
     var tasks: [String: TaskBody] = [:]
@@ -114,6 +116,7 @@ public final class Router {
     {
         self.policy = policy
         self.presenter = presenter
+        transitions = TransitionQueue(presenter: presenter)
         self.context = context
         logger = Logger(label: "junction.router")
     }

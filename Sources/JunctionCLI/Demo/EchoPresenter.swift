@@ -8,7 +8,8 @@ final class EchoPresenter: Presenter {
 
     init(_ write: @escaping (String) -> Void) { self.write = write }
 
-    func apply(_ transition: Transition, animated: Bool) {
+    func apply(_ transition: Transition, animated: Bool, completion: @escaping @MainActor () -> Void) {
         write("presenter: " + HeadlessPresenter.describe(transition) + (animated ? "" : " (not animated)"))
+        completion()
     }
 }

@@ -84,7 +84,10 @@ import Testing
     /// A presenter that keeps the shadow up to date.
     final class ShadowPresenter: Presenter {
         var shadow = Shadow()
-        func apply(_ transition: Transition, animated: Bool) { shadow.apply(transition) }
+        func apply(_ transition: Transition, animated: Bool, completion: @escaping @MainActor () -> Void) {
+            shadow.apply(transition)
+            completion()
+        }
     }
 
     static let urls = [

@@ -21,15 +21,18 @@ import Testing
 
         router.context = Self.member  // the user logged in
         #expect(router.finish(login.id, with: .ok()))
-        await router.settle()
+        // Awaited to the end of what it started: the resumed page, on screen.
+        let outcome = await router.outcome(of: opening)
+        #expect(outcome.summary == "opened moments #3")
         #expect(RouterFixture.names(router) == ["home", "moments"])
         #expect(router.top?.params.int("id") == 7)
         #expect(log.entries.isEmpty)  // moments is open; its result comes when it leaves
         router.back()
         #expect(log.lines == ["push: cancelled"])
+        // The resume is one transition: the target takes the gate page's place.
         #expect(
             presenter.log == [
-                "root of tab 0: home #1", "push login #2", "pop to home #1, removing login #2", "push moments #3",
+                "root of tab 0: home #1", "push login #2", "replace login #2 with moments #3",
                 "pop to home #1, removing moments #3",
             ])
     }

@@ -12,6 +12,11 @@ struct PendingOpen {
     /// A page the app made itself, shown in place of the factory's when the decision opens
     /// the route the URL matched without a redirect.
     var content: PageContent?
+    /// For a gate's own request: the gated request, which its page will hold.
+    var gate: GateResume?
+    /// For a request resumed after a gate: the gate's page, which the page it opens
+    /// replaces in one transition when it is still on top.
+    var replacing: Page?
 
     /// Gives the opener its result; the router calls this exactly once per request.
     func deliver(_ result: RouteResult) {
