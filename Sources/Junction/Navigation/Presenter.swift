@@ -14,8 +14,8 @@
 ///   reconciles the model and never undoes the user.
 ///
 /// Junction ships ``HeadlessPresenter``, which records what it is asked (tests, the demo,
-/// the CLI). An iOS app plugs in a UIKit one (docs/router.md) and can check it with the
-/// contract tests (`PresenterContractTests`, docs/router.md#presenters).
+/// the CLI). An iOS app plugs in a UIKit one (docs/router.md#presenters); the router's side
+/// of this contract is pinned by `PresenterContractTests` against an animating presenter.
 @MainActor
 public protocol Presenter: AnyObject {
     /// Shows one change. Called after the model has changed, in order, one at a time.
