@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "JunctionCore", targets: ["JunctionCore"]),
         .library(name: "JunctionLua", targets: ["JunctionLua"]),
         .library(name: "JunctionShipping", targets: ["JunctionShipping"]),
+        .library(name: "JunctionSwiftUI", targets: ["JunctionSwiftUI"]),
         .library(name: "JunctionArtifact", targets: ["JunctionArtifact"]),
         .library(name: "JunctionAuthoring", targets: ["JunctionAuthoring"]),
         .library(name: "JunctionTooling", targets: ["JunctionTooling"]),
@@ -98,6 +99,12 @@ let package = Package(
             dependencies: ["JunctionCore", "JunctionLua", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // The page stack as `@Observable` state for SwiftUI (iOS 17, macOS 14: Observation).
+        .target(
+            name: "JunctionSwiftUI",
+            dependencies: ["Junction"],
+            swiftSettings: strictSettings
+        ),
         // The device's shipping side: the store, the installer and its acceptance pipeline,
         // the updater and its transports. It activates policies in a `Junction.ActivePolicy`.
         .target(
@@ -175,6 +182,11 @@ let package = Package(
         .testTarget(
             name: "JunctionTests",
             dependencies: ["Junction", "JunctionAuthoring", "JunctionTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "JunctionSwiftUITests",
+            dependencies: ["JunctionSwiftUI", "Junction", "JunctionAuthoring", "JunctionTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

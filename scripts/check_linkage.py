@@ -32,6 +32,7 @@ RULES = {
     "Junction": AUTHORING + ("JunctionShipping", "JunctionArtifact", "CCurl", "Crypto"),
     "JunctionShipping": AUTHORING,
     "JunctionArtifact": AUTHORING + ("Junction", "JunctionShipping"),
+    "JunctionSwiftUI": AUTHORING + ("JunctionShipping", "JunctionArtifact", "CCurl", "Crypto"),
 }
 DEVICE_PRODUCTS = tuple(RULES)
 
@@ -91,6 +92,7 @@ def self_test(description):
                 "Junction -> JunctionCore -> CLibYAML: product Junction links CLibYAML",
                 "JunctionShipping -> Junction -> JunctionCore -> CLibYAML: product JunctionShipping links CLibYAML",
                 "JunctionArtifact -> JunctionCore -> CLibYAML: product JunctionArtifact links CLibYAML",
+                "JunctionSwiftUI -> Junction -> JunctionCore -> CLibYAML: product JunctionSwiftUI links CLibYAML",
             ],
         ),
         (
@@ -99,6 +101,7 @@ def self_test(description):
             [
                 "Junction -> JunctionAuthoring: product Junction links JunctionAuthoring",
                 "JunctionShipping -> Junction -> JunctionAuthoring: product JunctionShipping links JunctionAuthoring",
+                "JunctionSwiftUI -> Junction -> JunctionAuthoring: product JunctionSwiftUI links JunctionAuthoring",
             ],
         ),
         (
@@ -109,12 +112,19 @@ def self_test(description):
         (
             "JunctionLua depends on JunctionArtifact (the router reaches shipping)",
             doctored("JunctionLua", "JunctionArtifact"),
-            ["Junction -> JunctionLua -> JunctionArtifact: product Junction links JunctionArtifact"],
+            [
+                "Junction -> JunctionLua -> JunctionArtifact: product Junction links JunctionArtifact",
+                "JunctionSwiftUI -> Junction -> JunctionLua -> JunctionArtifact: product JunctionSwiftUI links "
+                "JunctionArtifact",
+            ],
         ),
         (
             "JunctionCore uses swift-crypto's Crypto product",
             with_product("JunctionCore", "Crypto"),
-            ["Junction -> JunctionCore -> Crypto: product Junction links Crypto"],
+            [
+                "Junction -> JunctionCore -> Crypto: product Junction links Crypto",
+                "JunctionSwiftUI -> Junction -> JunctionCore -> Crypto: product JunctionSwiftUI links Crypto",
+            ],
         ),
         (
             "JunctionLua depends on JunctionTooling (three steps, and a cycle through Junction)",
@@ -122,6 +132,8 @@ def self_test(description):
             [
                 "Junction -> JunctionLua -> JunctionTooling: product Junction links JunctionTooling",
                 "JunctionShipping -> Junction -> JunctionLua -> JunctionTooling: product JunctionShipping links "
+                "JunctionTooling",
+                "JunctionSwiftUI -> Junction -> JunctionLua -> JunctionTooling: product JunctionSwiftUI links "
                 "JunctionTooling",
             ],
         ),
