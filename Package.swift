@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "JunctionLua", targets: ["JunctionLua"]),
         .library(name: "JunctionShipping", targets: ["JunctionShipping"]),
         .library(name: "JunctionSwiftUI", targets: ["JunctionSwiftUI"]),
+        .library(name: "JunctionPresenterTesting", targets: ["JunctionPresenterTesting"]),
         .library(name: "JunctionArtifact", targets: ["JunctionArtifact"]),
         .library(name: "JunctionAuthoring", targets: ["JunctionAuthoring"]),
         .library(name: "JunctionTooling", targets: ["JunctionTooling"]),
@@ -105,6 +106,12 @@ let package = Package(
             dependencies: ["Junction"],
             swiftSettings: strictSettings
         ),
+        // The presenter contract as a suite an app runs against its own presenter, in its tests.
+        .target(
+            name: "JunctionPresenterTesting",
+            dependencies: ["Junction"],
+            swiftSettings: strictSettings
+        ),
         // The device's shipping side: the store, the installer and its acceptance pipeline,
         // the updater and its transports. It activates policies in a `Junction.ActivePolicy`.
         .target(
@@ -187,6 +194,11 @@ let package = Package(
         .testTarget(
             name: "JunctionSwiftUITests",
             dependencies: ["JunctionSwiftUI", "Junction", "JunctionAuthoring", "JunctionTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "JunctionPresenterTestingTests",
+            dependencies: ["JunctionPresenterTesting", "Junction"],
             swiftSettings: strictSettings
         ),
         .testTarget(

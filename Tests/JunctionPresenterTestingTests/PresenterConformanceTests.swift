@@ -1,0 +1,74 @@
+import Junction
+import JunctionPresenterTesting
+import Testing
+
+/// The conformance suite passes presenters that keep the contract — at once or after a
+/// delay, as an animation ends — and names what each broken one does wrong.
+@MainActor
+@Suite struct PresenterConformanceTests {
+    /// How a test presenter misbehaves.
+    enum Flaw { case none, neverCompletes, completesTwice, ignoresReplace }
+
+    /// A presenter over a ``ReferenceScreen``: completes at once, or after `delay`.
+    final class ScreenPresenter: InspectablePresenter {
+        var screen = ReferenceScreen()
+        let delay: Duration?
+        let flaw: Flaw
+        init(delay: Duration? = nil, flaw: Flaw = .none) {
+            self.delay = delay
+            self.flaw = flaw
+        }
+        var shownPageIDs: [PageID] { screen.visible }
+
+        func apply(_ transition: Transition, animated: Bool, completion: @escaping @MainActor () -> Void) {
+            if flaw == .ignoresReplace, case .replace = transition {
+            } else {
+                screen.show(transition)
+            }
+            switch flaw {
+            case .neverCompletes: return
+            case .completesTwice:
+                completion()
+                completion()
+            case .none, .ignoresReplace:
+                guard let delay else { return completion() }
+                Task { @MainActor in
+                    try? await Task.sleep(for: delay)
+                    completion()
+                }
+            }
+        }
+    }
+
+    static let quick = PresenterConformance.Options(seeds: 0..<3, steps: 25, transitionTimeout: .milliseconds(200))
+
+    static func run(_ make: @escaping @MainActor () -> ScreenPresenter) async -> [PresenterConformance.Failure] {
+        await PresenterConformance.run(makePresenter: make, content: { route, id in "\(route) \(id)" }, options: quick)
+    }
+
+    @Test func passesAPresenterThatCompletesAtOnce() async {
+        let failures = await Self.run { ScreenPresenter() }
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test func passesAPresenterThatCompletesWhenItsAnimationEnds() async {
+        let failures = await Self.run { ScreenPresenter(delay: .milliseconds(2)) }
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test func namesATransitionThatNeverCompletes() async {
+        let failures = await Self.run { ScreenPresenter(flaw: .neverCompletes) }
+        #expect(!failures.isEmpty)
+        #expect(failures.contains { $0.message.contains("did not complete within") }, "\(failures)")
+    }
+
+    @Test func namesACompletionCalledTwice() async {
+        let failures = await Self.run { ScreenPresenter(flaw: .completesTwice) }
+        #expect(failures.contains { $0.message.contains("completion called more than once") }, "\(failures)")
+    }
+
+    @Test func namesAScreenThatDiffersFromTheModel() async {
+        let failures = await Self.run { ScreenPresenter(flaw: .ignoresReplace) }
+        #expect(failures.contains { $0.check == "replace and new root" && $0.message.contains("the screen shows") })
+    }
+}
