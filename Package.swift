@@ -196,6 +196,20 @@ let package = Package(
             dependencies: ["JunctionSwiftUI", "Junction", "JunctionAuthoring", "JunctionTestSupport"],
             swiftSettings: strictSettings
         ),
+        // A declared shape of the UIKit API docs/router.md's presenter uses (names and
+        // signatures, bodies never run), and that presenter, compiled against it.
+        .target(name: "UIKit", path: "Tests/UIKitShape", swiftSettings: strictSettings),
+        .target(
+            name: "DocsUIKitPresenter",
+            dependencies: ["Junction", "UIKit"],
+            path: "Tests/DocsUIKitPresenter",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DocsUIKitPresenterTests",
+            dependencies: ["DocsUIKitPresenter", "JunctionTestSupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "JunctionPresenterTestingTests",
             dependencies: ["JunctionPresenterTesting", "Junction"],
