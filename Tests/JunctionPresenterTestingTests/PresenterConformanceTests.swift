@@ -40,10 +40,15 @@ import Testing
         }
     }
 
-    static let quick = PresenterConformance.Options(seeds: 0..<3, steps: 25, transitionTimeout: .milliseconds(200))
+    /// Generous: the parallel suite can keep the main actor from resuming a delayed
+    /// completion for a long while. Only the presenter that never completes waits less.
+    static let quick = PresenterConformance.Options(seeds: 0..<3, steps: 25, transitionTimeout: .seconds(10))
 
-    static func run(_ make: @escaping @MainActor () -> ScreenPresenter) async -> [PresenterConformance.Failure] {
-        await PresenterConformance.run(makePresenter: make, content: { route, id in "\(route) \(id)" }, options: quick)
+    static func run(
+        _ make: @escaping @MainActor () -> ScreenPresenter, options: PresenterConformance.Options = quick
+    ) async -> [PresenterConformance.Failure] {
+        await PresenterConformance.run(
+            makePresenter: make, content: { route, id in "\(route) \(id)" }, options: options)
     }
 
     @Test func passesAPresenterThatCompletesAtOnce() async {
@@ -57,7 +62,9 @@ import Testing
     }
 
     @Test func namesATransitionThatNeverCompletes() async {
-        let failures = await Self.run { ScreenPresenter(flaw: .neverCompletes) }
+        var brief = Self.quick
+        brief.transitionTimeout = .milliseconds(200)
+        let failures = await Self.run({ ScreenPresenter(flaw: .neverCompletes) }, options: brief)
         #expect(!failures.isEmpty)
         #expect(failures.contains { $0.message.contains("did not complete within") }, "\(failures)")
     }

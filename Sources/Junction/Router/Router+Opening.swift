@@ -72,17 +72,24 @@ extension Router {
 
     /// Decides and carries out one request; the opener's result is delivered exactly once.
     func perform(_ pending: PendingOpen) async -> Opening {
+        // An open made while another is carried out is part of it; the rest go in turn.
+        let ticket = Self.isCarryingOut ? nil : openTurns.take()
         var pending = pending
         pending.request = withStackTop(pending.request)
         willOpen?(pending.request)
         let decision = await decide(
             pending.request, passedGates: pending.passedGates, askingUndefinedRoute: true)
         decisionObserver?(decision)
-        let opening = await carryOut(decision, pending)
+        if let ticket { await openTurns.wait(for: ticket) }
+        let opening = await Self.$isCarryingOut.withValue(true) { await carryOut(decision, pending) }
+        if let ticket { openTurns.done(ticket) }
         await transitions.reached()
         didOpen?(pending.request, opening)
         return opening
     }
+
+    /// Whether the current task is carrying out an open: opens it makes skip the line.
+    @TaskLocal static var isCarryingOut = false
 
     /// The key of ``RouteRequest/exts`` that tells rules and interceptors the route of the
     /// page on top when the router decides (`req.exts.top_route`).

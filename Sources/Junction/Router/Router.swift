@@ -61,6 +61,8 @@ public final class Router {
     var stack = PageStack()
     /// The presenter's transitions, one at a time, and the screen they have made.
     let transitions: TransitionQueue
+    /// Opens carried out in the order they were made.
+    let openTurns = OpenTurns()
     private var nextPageNumber = 1
     var pageFactories: [String: @MainActor (PageRequest) throws -> Any] = [:]
     var tasks: [String: TaskBody] = [:]

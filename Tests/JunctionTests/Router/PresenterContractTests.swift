@@ -37,6 +37,22 @@ import Testing
         #expect(await third.value.summary == "opened moments #3")
     }
 
+    @Test func opensAreCarriedOutInTheOrderMadeWhateverTheirDecisionsTake() async throws {
+        let router = try RouterFixture.router()
+        // The first open's decision waits on a slow service; the second's does not.
+        try router.add(
+            AsyncInterceptor("slow-moments", scope: .route("moments")) { request, _ in
+                if request.url.hasSuffix("/1") { try? await Task.sleep(for: .milliseconds(50)) }
+                return .continue
+            })
+        await router.open("myapp://home")
+        let first = Task { await router.open("myapp://moments/1") }
+        let second = Task { await router.open("myapp://moments/2") }
+        #expect(await first.value.summary == "opened moments #2")
+        #expect(await second.value.summary == "opened moments #3")
+        #expect(router.pages.map(\.url) == ["myapp://home", "myapp://moments/1", "myapp://moments/2"])
+    }
+
     @Test func aGatedOpenIsAwaitedToTheResumedPageInOneTransition() async throws {
         let presenter = AnimatingPresenter()
         let router = try Self.router(presenter, context: RouterGateTests.guest)
