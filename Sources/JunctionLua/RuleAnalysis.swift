@@ -51,6 +51,9 @@ package struct RuleAnalysis: Sendable, Hashable {
     package var globalAssignments: [Use] = []
     /// The string literals `req.source` is compared with (`==`, `~=`), one per literal and line.
     package var sourceComparisons: [Use] = []
+    /// The paths read from the context (`ctx.user.id` is `user` and `user.id`), where
+    /// `ctx` is a variable of that name, one per path and line, in file order.
+    package var contextReads: [Use] = []
     /// The targets of `redirect("https://…")` calls, written as one string literal, in the
     /// own body of each declared function (an interceptor's `run`, a group policy, a
     /// fallback), by the function's index in ``RuleDeclarations``; one per target and

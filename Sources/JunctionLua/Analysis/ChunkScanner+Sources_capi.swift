@@ -32,6 +32,7 @@ extension ChunkScanner {
             analysis.undefinedGlobals += scanner.analysis.undefinedGlobals.sorted { $0.line < $1.line }
             analysis.undefinedFields += scanner.analysis.undefinedFields.sorted { $0.line < $1.line }
             analysis.sourceComparisons += scanner.analysis.sourceComparisons.sorted { $0.line < $1.line }
+            analysis.contextReads += scanner.analysis.contextReads.sorted { $0.line < $1.line }
             // Files of one name are one file to a declared function's span: keep neither.
             functionRedirects.merge(scanner.functionRedirects) { _, _ in [] }
             respondReaders += scanner.respondingSpans
@@ -44,6 +45,7 @@ extension ChunkScanner {
         analysis.undefinedGlobals = Self.unique(analysis.undefinedGlobals)
         analysis.undefinedFields = Self.unique(analysis.undefinedFields)
         analysis.sourceComparisons = Self.unique(analysis.sourceComparisons)
+        analysis.contextReads = Self.unique(analysis.contextReads)
         analysis.definedGlobals = names.sandbox.union(names.bundle).sorted()
         analysis.libraryFields = names.libraries.mapValues { $0.sorted() }
         return analysis

@@ -1,3 +1,5 @@
+import JunctionCore
+
 /// Reads the compiled chunk of one bundle file, every function in it at any depth, for
 /// what `junction check` reports from code (``RuleAnalysis``): global names read that no
 /// one defines, fields read that a sandbox library lacks, the string literals
@@ -21,7 +23,9 @@
 /// constant in its first argument's register, whose result is used). Where jumps meet,
 /// it forgets them, except a local that holds `req.source` for its whole life
 /// (`local s = req.source`: nothing else writes its register, no closure captures it).
-/// `req` is a local, parameter or upvalue of that name.
+/// `req` is a local, parameter or upvalue of that name; so is `ctx`, whose field reads —
+/// `ctx.user`, then `.id` on what it gave — are recorded as paths (`user.id`), to check
+/// against the manifest's context schema.
 ///
 /// Its work is linear in the size of the chunk, which the engine's memory limit bounds:
 /// the same text compiled within it when the bundle loaded.
@@ -66,6 +70,8 @@ struct ChunkScanner {
         case request
         /// `req.source`.
         case requestSource
+        /// `ctx`, or the value at this path in it (`["user"]` for `ctx.user`).
+        case context([String])
     }
 
     /// One upvalue descriptor: a register of the enclosing function (`inStack`) or one
@@ -215,6 +221,7 @@ struct ChunkScanner {
             func holds(_ register: Int) -> Held {
                 guard register < registers, !captured[register] else { return .unknown }
                 if held[register] == .unknown, localName(register) == "req" { return .request }
+                if held[register] == .unknown, localName(register) == "ctx" { return .context([]) }
                 return held[register]
             }
 
@@ -263,6 +270,9 @@ struct ChunkScanner {
                         }
                     case .request where field == "source":
                         result = .requestSource
+                    case .context(let path) where path.count < ContextSchema.maximumDepth:
+                        result = .context(path + [field])
+                        use = (.contextRead, (path + [field]).joined(separator: "."))
                     default:
                         break
                     }
@@ -283,6 +293,8 @@ struct ChunkScanner {
                         result = .environment
                     } else if upvalue < upvalueNames.count, upvalueNames[upvalue] == "req" {
                         result = .request
+                    } else if upvalue < upvalueNames.count, upvalueNames[upvalue] == "ctx" {
+                        result = .context([])
                     }
                 case .getTableUpvalue?:
                     let upvalue = instruction.b
@@ -291,6 +303,8 @@ struct ChunkScanner {
                             read(global: key)
                         } else if upvalue < upvalueNames.count, upvalueNames[upvalue] == "req" {
                             read(field: key, of: .request)
+                        } else if upvalue < upvalueNames.count, upvalueNames[upvalue] == "ctx" {
+                            read(field: key, of: .context([]))
                         }
                     }
                 case .getTable?:
@@ -341,6 +355,8 @@ struct ChunkScanner {
                             RuleAnalysis.FieldUse(table: table, field: name, file: file, line: line))
                     case .sourceComparison:
                         analysis.sourceComparisons.append(RuleAnalysis.Use(name: name, file: file, line: line))
+                    case .contextRead:
+                        analysis.contextReads.append(RuleAnalysis.Use(name: name, file: file, line: line))
                     }
                 }
                 if let written = instruction.writtenRegisters, written.lowerBound < registers {
@@ -364,6 +380,7 @@ struct ChunkScanner {
             case global
             case field(String)
             case sourceComparison
+            case contextRead
         }
 
         /// Where the life of the local that the instruction at `pc` starts in `register`

@@ -128,6 +128,7 @@ package struct BundleChecker: Sendable {
         UndefinedGlobalCheck(analysis: analysis, lua: lua).findings()
             + GlobalAssignmentCheck(analysis: analysis, lua: lua).findings()
             + UnknownSourceCheck(analysis: analysis, knownSources: bundle.manifest.knownSources, lua: lua).findings()
+            + ContextReadCheck(analysis: analysis, schema: bundle.manifest.context, lua: lua).findings()
             + ReturnedRedirectPolicyCheck(
                 analysis: analysis, declarations: bundle.declarations, routes: decider.routes,
                 redirects: decider.redirects, policyGroups: decider.plan.policyGroups,

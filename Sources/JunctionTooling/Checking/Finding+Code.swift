@@ -42,6 +42,9 @@ extension Finding {
         package static let globalAssignment = Code(rawValue: "global-assignment")
         /// `req.source` is compared with a string that is not one of the bundle's sources.
         package static let unknownSource = Code(rawValue: "unknown-source")
+        /// A rule reads a context key the manifest's `context:` schema does not declare, or
+        /// a field of a key whose type has none.
+        package static let unknownContextKey = Code(rawValue: "unknown-context-key")
         /// A route whose target an app version that loads the bundle (`junction check --app`)
         /// has no page or task for, and that no rule answers with `respond`.
         package static let targetMissing = Code(rawValue: "target-missing")
