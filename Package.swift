@@ -188,7 +188,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JunctionTests",
-            dependencies: ["Junction", "JunctionAuthoring", "JunctionTestSupport"],
+            dependencies: ["Junction", "JunctionAuthoring", "JunctionTestSupport", "JunctionPresenterTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -41,9 +41,8 @@ final class ConformanceSession {
     /// Opens and waits for the screen.
     func open(_ route: String) async {
         let url = url(route)
-        let opening = Task { await router.open(url) }
+        Task { await router.open(url) }
         await settle(after: "open \(url)")
-        if !router.isScreenSettled { opening.cancel() }
     }
 
     /// Starts an open without waiting for it.

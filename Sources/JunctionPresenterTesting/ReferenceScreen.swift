@@ -17,6 +17,28 @@ public struct ReferenceScreen: Equatable, Sendable {
     /// The pages shown, from the selected tab's root to the top modal's top.
     public var visible: [PageID] { tabs[selectedTab] + modals.flatMap { $0 } }
 
+    /// The user removes `id` and everything above it by themselves (a swipe back, a modal
+    /// swiped down), as a screen does without the router; a tab's root stays.
+    public mutating func userRemoves(_ id: PageID) {
+        if let index = modals.firstIndex(where: { $0.contains(id) }) {
+            let position = modals[index].firstIndex(of: id)!
+            if position == 0 {
+                modals.removeSubrange(index...)
+            } else {
+                modals[index].removeSubrange(position...)
+                modals.removeSubrange((index + 1)...)
+            }
+        } else if let position = tabs[selectedTab].firstIndex(of: id), position > 0 {
+            tabs[selectedTab].removeSubrange(position...)
+            modals = []
+        }
+    }
+
+    /// Code other than the router pushes `id` onto the topmost navigation stack (a legacy push).
+    public mutating func userPushes(_ id: PageID) {
+        if modals.isEmpty { tabs[selectedTab].append(id) } else { modals[modals.count - 1].append(id) }
+    }
+
     /// Shows `transition`.
     @MainActor
     public mutating func show(_ transition: Transition) {

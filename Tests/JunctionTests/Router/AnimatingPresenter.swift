@@ -1,4 +1,5 @@
 import Junction
+import JunctionPresenterTesting
 
 /// A presenter that animates as UIKit does, for the presenter-contract tests: a transition
 /// stays in flight until the test completes it, the screen (a shadow of page ids) changes
@@ -7,7 +8,7 @@ import Junction
 @MainActor
 final class AnimatingPresenter: Presenter {
     /// What the screen shows.
-    var screen = PageStackModelTests.Shadow()
+    var screen = ReferenceScreen()
     /// The transition being animated and its completion.
     private(set) var inFlight: (transition: Transition, completion: @MainActor () -> Void)?
     /// Transitions started while another was in flight: the nested-push corruption.
@@ -28,7 +29,7 @@ final class AnimatingPresenter: Presenter {
     func completeAnimation() {
         guard let (transition, completion) = inFlight else { return }
         inFlight = nil
-        screen.apply(transition)
+        screen.show(transition)
         shown += 1
         let waiting = afterAnimation
         afterAnimation = []
@@ -43,7 +44,7 @@ final class AnimatingPresenter: Presenter {
             let visible = screen.visible
             guard visible.indices.contains(index), index > 0 else { return }
             let id = visible[index]
-            screen.screenRemoves(id)
+            screen.userRemoves(id)
             router?.screenDidChange(.removed(id))
         }
         if inFlight == nil { act() } else { afterAnimation.append(act) }
@@ -56,11 +57,7 @@ final class AnimatingPresenter: Presenter {
                 let page = router?.screenDidChange(
                     .added(content: LegacyScreen(name: name), name: name, presented: false))
             else { return }
-            if screen.modals.isEmpty {
-                screen.tabs[screen.selected].append(page.id)
-            } else {
-                screen.modals[screen.modals.count - 1].append(page.id)
-            }
+            screen.userPushes(page.id)
         }
         if inFlight == nil { act() } else { afterAnimation.append(act) }
     }

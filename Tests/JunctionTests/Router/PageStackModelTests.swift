@@ -1,4 +1,5 @@
 import Junction
+import JunctionPresenterTesting
 import Testing
 
 /// Random sessions against the page stack. After every operation: a shadow stack rebuilt
@@ -19,73 +20,11 @@ import Testing
         }
     }
 
-    /// The stack as the presenter was told it: tabs and modals of page ids.
-    struct Shadow {
-        var tabs: [[PageID]] = [[]]
-        var selected = 0
-        var modals: [[PageID]] = []
-
-        var visible: [PageID] { tabs[selected] + modals.flatMap { $0 } }
-
-        /// The screen removing a page (and everything above it) by itself: a swipe back.
-        mutating func screenRemoves(_ id: PageID) {
-            if let index = modals.firstIndex(where: { $0.contains(id) }) {
-                let position = modals[index].firstIndex(of: id)!
-                if position == 0 {
-                    modals.removeSubrange(index...)
-                } else {
-                    modals[index].removeSubrange(position...)
-                    modals.removeSubrange((index + 1)...)
-                }
-            } else if let position = tabs[selected].firstIndex(of: id), position > 0 {
-                tabs[selected].removeSubrange(position...)
-                modals = []
-            }
-        }
-
-        @MainActor
-        mutating func apply(_ transition: Transition) {
-            switch transition {
-            case .push(let page):
-                if modals.isEmpty { tabs[selected].append(page.id) } else { modals[modals.count - 1].append(page.id) }
-            case .present(let page):
-                modals.append([page.id])
-            case .pop(let page, _):
-                if modals.isEmpty {
-                    tabs[selected] = Array(tabs[selected].prefix { $0 != page.id }) + [page.id]
-                } else {
-                    modals[modals.count - 1] = Array(modals[modals.count - 1].prefix { $0 != page.id }) + [page.id]
-                }
-            case .dismiss(let modal, _):
-                if let index = modals.firstIndex(where: { $0.first == modal.id }) { modals.removeSubrange(index...) }
-            case .replace(let old, let new):
-                if modals.isEmpty {
-                    tabs[selected] = tabs[selected].map { $0 == old.id ? new.id : $0 }
-                } else {
-                    modals[modals.count - 1] = modals[modals.count - 1].map { $0 == old.id ? new.id : $0 }
-                }
-            case .setRoot(let page, let tab, _):
-                tabs[tab] = [page.id]
-                modals = []
-            case .removeRoot:
-                tabs[selected] = []
-            case .setTabs(let roots, _):
-                tabs = roots.isEmpty ? [[]] : roots.map { [$0.id] }
-                selected = 0
-                modals = []
-            case .selectTab(let index, _, _):
-                selected = index
-            case .renew:
-                break
-            }
-        }
-    }
-
     /// A presenter that keeps the shadow up to date.
     final class ShadowPresenter: Presenter {
-        var shadow = Shadow()
+        var shadow = ReferenceScreen()
         func apply(_ transition: Transition, animated: Bool, completion: @escaping @MainActor () -> Void) {
-            shadow.apply(transition)
+            shadow.show(transition)
             completion()
         }
     }
@@ -168,7 +107,7 @@ import Testing
             default:
                 let before = router.pages
                 if let index = before.indices.randomElement(using: &random) {
-                    presenter.shadow.screenRemoves(before[index].id)
+                    presenter.shadow.userRemoves(before[index].id)
                     let removed = router.pageWasRemoved(before[index].id)
                     #expect(removed == (index > 0), "seed \(seed): pageWasRemoved")
                     #expect(
