@@ -54,6 +54,14 @@ package struct RuleAnalysis: Sendable, Hashable {
     /// The paths read from the context (`ctx.user.id` is `user` and `user.id`), where
     /// `ctx` is a variable of that name, one per path and line, in file order.
     package var contextReads: [Use] = []
+    /// The context paths whose fields a function reads without testing the path itself
+    /// (`ctx.user.id` in a function with no `if ctx.user`, `ctx.user and`, `ctx.user == nil`
+    /// or `type(ctx.user)`): the path, `user`, one per path and line, in file order. Every
+    /// context key may be absent, and indexing `nil` is an error.
+    package var unguardedContextReads: [Use] = []
+    /// Reads of `req` fields that a request does not have (`segmants`, `route.nmae`), one
+    /// per field and line, in file order: always `nil`.
+    package var requestFieldReads: [Use] = []
     /// The targets of `redirect("https://…")` calls, written as one string literal, in the
     /// own body of each declared function (an interceptor's `run`, a group policy, a
     /// fallback), by the function's index in ``RuleDeclarations``; one per target and
@@ -84,6 +92,11 @@ package struct RuleAnalysis: Sendable, Hashable {
     package static let withheldGlobals: Set<String> = [
         "collectgarbage", "coroutine", "debug", "dofile", "io", "loadfile", "os", "package", "require", "warn",
     ]
+
+    /// The fields of `req` (docs/rules.md, "`req` and `ctx`").
+    package static let requestFields: Set<String> = Set(RequestField.allCases.map { "\($0.name)" })
+    /// The fields of `req.route`.
+    package static let routeFields: Set<String> = ["name", "pattern", "target", "groups", "exported", "meta"]
 
     /// Nothing found.
     package init() {}

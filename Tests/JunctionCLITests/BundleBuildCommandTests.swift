@@ -223,7 +223,14 @@ import Testing
         let time = /\(\d+\.\d\d s\)/
         #expect(build.stdout.replacing(time, with: "") == test.stdout.replacing(time, with: ""))
         #expect(build.stdout.contains("FAIL"))
-        #expect(build.stderr == "test-failures: not built: 4 tests failed; \(output) was not written\n")
+        // The check warns of the login gate's bug the failing tests show.
+        #expect(
+            build.stderr
+                == "test-failures/rules.lua:11:10: warning: ctx.user may be absent (a guest has no user) and this "
+                + "function reads its fields without testing it, so the rule fails for those requests and its "
+                + "on_error decides — test it first: `if not ctx.user then … end`, or `ctx.user and ctx.user.…` "
+                + "[unguarded-context-read]\ntest-failures: 0 errors, 1 warning\n"
+                + "test-failures: not built: 4 tests failed; \(output) was not written\n")
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 

@@ -33,6 +33,8 @@ extension ChunkScanner {
             analysis.undefinedFields += scanner.analysis.undefinedFields.sorted { $0.line < $1.line }
             analysis.sourceComparisons += scanner.analysis.sourceComparisons.sorted { $0.line < $1.line }
             analysis.contextReads += scanner.analysis.contextReads.sorted { $0.line < $1.line }
+            analysis.unguardedContextReads += scanner.analysis.unguardedContextReads.sorted { $0.line < $1.line }
+            analysis.requestFieldReads += scanner.analysis.requestFieldReads.sorted { $0.line < $1.line }
             // Files of one name are one file to a declared function's span: keep neither.
             functionRedirects.merge(scanner.functionRedirects) { _, _ in [] }
             respondReaders += scanner.respondingSpans
@@ -46,6 +48,8 @@ extension ChunkScanner {
         analysis.undefinedFields = Self.unique(analysis.undefinedFields)
         analysis.sourceComparisons = Self.unique(analysis.sourceComparisons)
         analysis.contextReads = Self.unique(analysis.contextReads)
+        analysis.unguardedContextReads = Self.unique(analysis.unguardedContextReads)
+        analysis.requestFieldReads = Self.unique(analysis.requestFieldReads)
         analysis.definedGlobals = names.sandbox.union(names.bundle).sorted()
         analysis.libraryFields = names.libraries.mapValues { $0.sorted() }
         return analysis

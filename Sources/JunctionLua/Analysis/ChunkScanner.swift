@@ -70,6 +70,8 @@ struct ChunkScanner {
         case request
         /// `req.source`.
         case requestSource
+        /// `req.route`.
+        case requestRoute
         /// `ctx`, or the value at this path in it (`["user"]` for `ctx.user`).
         case context([String])
     }
@@ -225,6 +227,17 @@ struct ChunkScanner {
                 return held[register]
             }
 
+            // The context paths this body tests (`if ctx.user`, `ctx.user and …`,
+            // `ctx.user == nil`, `type(ctx.user)`), and the fields it reads of a path, with
+            // where: a field of a path it never tests fails when the path is absent.
+            var tested: Set<String> = []
+            var nestedReads: [(parent: String, line: Int)] = []
+            func test(_ register: Int) {
+                if case .context(let path) = holds(register), !path.isEmpty {
+                    tested.insert(path.joined(separator: "."))
+                }
+            }
+
             var pc = 0
             while pc < count {
                 while nextEnd < byEnd.count, locals[byEnd[nextEnd]].end <= pc {
@@ -270,6 +283,12 @@ struct ChunkScanner {
                         }
                     case .request where field == "source":
                         result = .requestSource
+                    case .request where field == "route":
+                        result = .requestRoute
+                    case .request where !RuleAnalysis.requestFields.contains(field):
+                        use = (.requestField, field)
+                    case .requestRoute where !RuleAnalysis.routeFields.contains(field):
+                        use = (.requestField, "route." + field)
                     case .context(let path) where path.count < ContextSchema.maximumDepth:
                         result = .context(path + [field])
                         use = (.contextRead, (path + [field]).joined(separator: "."))
@@ -317,6 +336,11 @@ struct ChunkScanner {
                     if holds(instruction.a) == .requestSource, let literal = constant(instruction.b) {
                         use = (.sourceComparison, literal)
                     }
+                    test(instruction.a)
+                case .test?:
+                    test(instruction.a)
+                case .testSet?:
+                    test(instruction.b)
                 case .closure?:
                     if instruction.bx < nested.count {
                         for capture in nested[instruction.bx] where capture.inStack && capture.index < registers {
@@ -332,7 +356,10 @@ struct ChunkScanner {
                     {
                         redirectTarget = constant(index)
                     }
+                    if instruction.b != 1, holds(instruction.a) == .global("type") { test(instruction.a + 1) }
                 case .equal?:
+                    test(instruction.a)
+                    test(instruction.b)
                     switch (holds(instruction.a), holds(instruction.b)) {
                     case (.requestSource, .text(let index)), (.text(let index), .requestSource):
                         if let literal = constant(index) { use = (.sourceComparison, literal) }
@@ -357,6 +384,9 @@ struct ChunkScanner {
                         analysis.sourceComparisons.append(RuleAnalysis.Use(name: name, file: file, line: line))
                     case .contextRead:
                         analysis.contextReads.append(RuleAnalysis.Use(name: name, file: file, line: line))
+                        if let dot = name.lastIndex(of: ".") { nestedReads.append((String(name[..<dot]), line)) }
+                    case .requestField:
+                        analysis.requestFieldReads.append(RuleAnalysis.Use(name: name, file: file, line: line))
                     }
                 }
                 if let written = instruction.writtenRegisters, written.lowerBound < registers {
@@ -373,6 +403,10 @@ struct ChunkScanner {
                 // `LOADKX` takes the next instruction as its argument.
                 pc += instruction.opcode == .loadConstantExtra ? 2 : 1
             }
+            for read in nestedReads where !tested.contains(read.parent) {
+                analysis.unguardedContextReads.append(
+                    RuleAnalysis.Use(name: read.parent, file: file, line: read.line))
+            }
         }
 
         /// What a finding is about.
@@ -381,6 +415,7 @@ struct ChunkScanner {
             case field(String)
             case sourceComparison
             case contextRead
+            case requestField
         }
 
         /// Where the life of the local that the instruction at `pc` starts in `register`

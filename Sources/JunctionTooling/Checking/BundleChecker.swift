@@ -26,6 +26,12 @@ package import Junction
 ///   which always fails (``GlobalAssignmentCheck``).
 /// - `unknown-source` (error): `req.source` compared with a string that is none of the
 ///   bundle's sources (``UnknownSourceCheck``).
+/// - `unknown-context-key` (error): a rule reads a context key the manifest's schema does
+///   not declare (``ContextReadCheck``).
+/// - `unguarded-context-read` (warning): a function reads fields of a context key that
+///   may be absent without testing it (``UnguardedContextReadCheck``).
+/// - `unknown-request-field` (error): a rule reads a field a request does not have
+///   (``RequestFieldCheck``).
 /// - With the capabilities of app versions (`junction check --app`), for each version
 ///   that loads the bundle (``CapabilityCheck``): `target-missing`, `dispatcher-missing`,
 ///   `redirect-to-missing-target` and `host-version-too-low` (errors): routes, dispatched
@@ -129,6 +135,8 @@ package struct BundleChecker: Sendable {
             + GlobalAssignmentCheck(analysis: analysis, lua: lua).findings()
             + UnknownSourceCheck(analysis: analysis, knownSources: bundle.manifest.knownSources, lua: lua).findings()
             + ContextReadCheck(analysis: analysis, schema: bundle.manifest.context, lua: lua).findings()
+            + UnguardedContextReadCheck(analysis: analysis, schema: bundle.manifest.context, lua: lua).findings()
+            + RequestFieldCheck(analysis: analysis, lua: lua).findings()
             + ReturnedRedirectPolicyCheck(
                 analysis: analysis, declarations: bundle.declarations, routes: decider.routes,
                 redirects: decider.redirects, policyGroups: decider.plan.policyGroups,

@@ -45,6 +45,11 @@ extension Finding {
         /// A rule reads a context key the manifest's `context:` schema does not declare, or
         /// a field of a key whose type has none.
         package static let unknownContextKey = Code(rawValue: "unknown-context-key")
+        /// A function reads fields of a context key that may be absent (`ctx.user.id`)
+        /// without testing the key, so the rule fails when it is absent.
+        package static let unguardedContextRead = Code(rawValue: "unguarded-context-read")
+        /// A rule reads a field a request does not have (`req.segmants`, `req.route.nmae`).
+        package static let unknownRequestField = Code(rawValue: "unknown-request-field")
         /// A route whose target an app version that loads the bundle (`junction check --app`)
         /// has no page or task for, and that no rule answers with `respond`.
         package static let targetMissing = Code(rawValue: "target-missing")
