@@ -62,6 +62,12 @@ package struct RuleAnalysis: Sendable, Hashable {
     /// Reads of `req` fields that a request does not have (`segmants`, `route.nmae`), one
     /// per field and line, in file order: always `nil`.
     package var requestFieldReads: [Use] = []
+    /// The string literals given to `version.compare` (`version.compare(ctx.app_version,
+    /// "6.1 beta")`), one per literal and line, in file order.
+    package var versionLiterals: [Use] = []
+    /// The context paths compared with `<`, `<=`, `>` or `>=` (`ctx.app_version < "6.10"`),
+    /// one per path and line, in file order.
+    package var contextOrderings: [Use] = []
     /// The targets of `redirect("https://…")` calls, written as one string literal, in the
     /// own body of each declared function (an interceptor's `run`, a group policy, a
     /// fallback), by the function's index in ``RuleDeclarations``; one per target and

@@ -35,6 +35,8 @@ extension ChunkScanner {
             analysis.contextReads += scanner.analysis.contextReads.sorted { $0.line < $1.line }
             analysis.unguardedContextReads += scanner.analysis.unguardedContextReads.sorted { $0.line < $1.line }
             analysis.requestFieldReads += scanner.analysis.requestFieldReads.sorted { $0.line < $1.line }
+            analysis.versionLiterals += scanner.analysis.versionLiterals.sorted { $0.line < $1.line }
+            analysis.contextOrderings += scanner.analysis.contextOrderings.sorted { $0.line < $1.line }
             // Files of one name are one file to a declared function's span: keep neither.
             functionRedirects.merge(scanner.functionRedirects) { _, _ in [] }
             respondReaders += scanner.respondingSpans
@@ -50,6 +52,8 @@ extension ChunkScanner {
         analysis.contextReads = Self.unique(analysis.contextReads)
         analysis.unguardedContextReads = Self.unique(analysis.unguardedContextReads)
         analysis.requestFieldReads = Self.unique(analysis.requestFieldReads)
+        analysis.versionLiterals = Self.unique(analysis.versionLiterals)
+        analysis.contextOrderings = Self.unique(analysis.contextOrderings)
         analysis.definedGlobals = names.sandbox.union(names.bundle).sorted()
         analysis.libraryFields = names.libraries.mapValues { $0.sorted() }
         return analysis

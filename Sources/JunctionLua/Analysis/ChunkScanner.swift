@@ -72,6 +72,8 @@ struct ChunkScanner {
         case requestSource
         /// `req.route`.
         case requestRoute
+        /// The sandbox's `version.compare`.
+        case versionCompare
         /// `ctx`, or the value at this path in it (`["user"]` for `ctx.user`).
         case context([String])
     }
@@ -200,6 +202,7 @@ struct ChunkScanner {
             let redirect: Held? =
                 names.sandbox.contains("redirect") && !names.bundle.contains("redirect")
                 ? .global("redirect") : nil
+            let sandboxVersion = names.sandbox.contains("version") && !names.bundle.contains("version")
             var lines = self.lines
             var entered = [Bool](repeating: false, count: count)
             for pc in 0..<count {
@@ -265,6 +268,8 @@ struct ChunkScanner {
                 var result = Held.unknown
                 var use: (kind: Use, name: String)?
                 var redirectTarget: String?
+                var versionLiterals: [String] = []
+                var orderings: [String] = []
 
                 func read(global name: String) {
                     if !names.defines(name) { use = (.global, name) }
@@ -277,6 +282,8 @@ struct ChunkScanner {
                         read(global: field)
                     case .global(let name) where name == names.environmentTable:
                         read(global: field)
+                    case .global("version") where field == "compare" && sandboxVersion:
+                        result = .versionCompare
                     case .global(let library):
                         if let fields = names.libraries[library], !fields.contains(field) {
                             use = (.field(library), field)
@@ -357,6 +364,24 @@ struct ChunkScanner {
                         redirectTarget = constant(index)
                     }
                     if instruction.b != 1, holds(instruction.a) == .global("type") { test(instruction.a + 1) }
+                    if holds(instruction.a) == .versionCompare {
+                        // The literals among its first two arguments (B = 0: all there are).
+                        for argument in 1...2 where instruction.b == 0 || argument < instruction.b {
+                            if case .text(let index) = holds(instruction.a + argument), let literal = constant(index) {
+                                versionLiterals.append(literal)
+                            }
+                        }
+                    }
+                case .lessThan?, .lessEqual?:
+                    for register in [instruction.a, instruction.b] {
+                        if case .context(let path) = holds(register), !path.isEmpty {
+                            orderings.append(path.joined(separator: "."))
+                        }
+                    }
+                case .lessThanImmediate?, .lessEqualImmediate?, .greaterThanImmediate?, .greaterEqualImmediate?:
+                    if case .context(let path) = holds(instruction.a), !path.isEmpty {
+                        orderings.append(path.joined(separator: "."))
+                    }
                 case .equal?:
                     test(instruction.a)
                     test(instruction.b)
@@ -369,6 +394,15 @@ struct ChunkScanner {
                     break
                 }
 
+                if !versionLiterals.isEmpty || !orderings.isEmpty {
+                    let line = try lines.line(at: pc)
+                    for literal in versionLiterals {
+                        analysis.versionLiterals.append(RuleAnalysis.Use(name: literal, file: file, line: line))
+                    }
+                    for path in orderings {
+                        analysis.contextOrderings.append(RuleAnalysis.Use(name: path, file: file, line: line))
+                    }
+                }
                 if let redirectTarget {
                     redirects.append(RuleAnalysis.Use(name: redirectTarget, file: file, line: try lines.line(at: pc)))
                 }

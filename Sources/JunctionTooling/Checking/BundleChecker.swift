@@ -32,6 +32,9 @@ package import Junction
 ///   may be absent without testing it (``UnguardedContextReadCheck``).
 /// - `unknown-request-field` (error): a rule reads a field a request does not have
 ///   (``RequestFieldCheck``).
+/// - `bad-version-literal`, `version-compared-as-text` (errors) and
+///   `prerelease-host-version` (warning): versions written so that they do not do what was
+///   meant (``VersionCheck``).
 /// - With the capabilities of app versions (`junction check --app`), for each version
 ///   that loads the bundle (``CapabilityCheck``): `target-missing`, `dispatcher-missing`,
 ///   `redirect-to-missing-target` and `host-version-too-low` (errors): routes, dispatched
@@ -113,6 +116,10 @@ package struct BundleChecker: Sendable {
                             + "could not read the rules' code: \(error.message) — the other checks ran; fix what stopped these and check again",
                         at: SourceLocation(file: lua.path(of: error.chunkName), line: error.line ?? 1, column: 1)))
             }
+        }
+        if let bundle = decider.bundle {
+            findings += VersionCheck(analysis: analysis, manifest: bundle.manifest, directory: bundle.directory, lua: lua)
+                .findings()
         }
         if !apps.isEmpty {
             findings += CapabilityCheck(decider: decider, apps: apps, analysis: analysis, samples: broad, lua: lua)

@@ -50,6 +50,12 @@ extension Finding {
         package static let unguardedContextRead = Code(rawValue: "unguarded-context-read")
         /// A rule reads a field a request does not have (`req.segmants`, `req.route.nmae`).
         package static let unknownRequestField = Code(rawValue: "unknown-request-field")
+        /// `version.compare` is given a literal that is not a version (`"6.1 beta"`).
+        package static let badVersionLiteral = Code(rawValue: "bad-version-literal")
+        /// A context key declared a `version` compared with `<`, `<=`, `>` or `>=`: as text.
+        package static let versionComparedAsText = Code(rawValue: "version-compared-as-text")
+        /// A `minimum_host_version` with a pre-release (`6.1-beta`).
+        package static let prereleaseHostVersion = Code(rawValue: "prerelease-host-version")
         /// A route whose target an app version that loads the bundle (`junction check --app`)
         /// has no page or task for, and that no rule answers with `respond`.
         package static let targetMissing = Code(rawValue: "target-missing")
