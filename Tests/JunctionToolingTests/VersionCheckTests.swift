@@ -66,9 +66,12 @@ import Testing
     }
 
     @Test(arguments: [
-        ("6.1-beta", [
-            #"manifest.yaml:3:1: warning: minimum_host_version 6.1.0-beta is a pre-release: builds of 6.1.0-beta and later pre-releases load the bundle, earlier pre-releases of 6.1.0 refuse it — if the bundle is for the 6.1.0 release and later, write minimum_host_version: "6.1.0" [prerelease-host-version]"#
-        ]),
+        (
+            "6.1-beta",
+            [
+                #"manifest.yaml:3:1: warning: minimum_host_version 6.1.0-beta is a pre-release: builds of 6.1.0-beta and later pre-releases load the bundle, earlier pre-releases of 6.1.0 refuse it — if the bundle is for the 6.1.0 release and later, write minimum_host_version: "6.1.0" [prerelease-host-version]"#
+            ]
+        ),
         ("6.1", []),
         ("6.1.0+77", []),
     ])
@@ -77,7 +80,9 @@ import Testing
             routes: "routes:\n  - { name: home, pattern: \"myapp://home\" }\n", rules: "",
             manifest: "name: check-test\nversion: 1\nminimum_host_version: \"\(minimum)\"\n")
         defer { try? FileManager.default.removeItem(atPath: bundle.directory) }
-        let findings = try BundleChecker(bundle: bundle).check().filter { $0.code.rawValue == "prerelease-host-version" }
+        let findings = try BundleChecker(bundle: bundle).check().filter {
+            $0.code.rawValue == "prerelease-host-version"
+        }
         #expect(BundleCheckerTests.render(findings, in: bundle.directory) == expected)
     }
 }

@@ -118,8 +118,10 @@ package struct BundleChecker: Sendable {
             }
         }
         if let bundle = decider.bundle {
-            findings += VersionCheck(analysis: analysis, manifest: bundle.manifest, directory: bundle.directory, lua: lua)
-                .findings()
+            findings += VersionCheck(
+                analysis: analysis, manifest: bundle.manifest, directory: bundle.directory, lua: lua
+            )
+            .findings()
         }
         if !apps.isEmpty {
             findings += CapabilityCheck(decider: decider, apps: apps, analysis: analysis, samples: broad, lua: lua)

@@ -90,7 +90,8 @@ struct VersionCheck {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if let range = line.range(of: "minimum_host_version") {
-                return SourceLocation(file: path, line: index + 1, column: line.distance(from: line.startIndex, to: range.lowerBound) + 1)
+                return SourceLocation(
+                    file: path, line: index + 1, column: line.distance(from: line.startIndex, to: range.lowerBound) + 1)
             }
         }
         return SourceLocation(file: path, line: 1, column: 1)
