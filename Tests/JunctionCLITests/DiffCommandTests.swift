@@ -24,7 +24,9 @@ import Testing
             edits: [
                 "routes.yaml": [
                     (
-                        "  - name: checkout.v2\n    pattern: myapp://checkout/v2\n    groups: [login]\n", ""
+                        "  - name: checkout.v2\n    pattern: myapp://checkout/v2\n"
+                            + "    exported: true         # links to checkout from push and H5 are redirected here\n"
+                            + "    groups: [login]\n", ""
                     )
                 ]
             ],

@@ -11,7 +11,13 @@ import Testing
                 ("", "\nredirect { from = \"myapp://live/:room\", to = \"https://m.example.com/live/{room}\" }\n")
             ],
             "fallback.lua": [("return redirect(", "return nil, (")],
-            "routes.yaml": [("  - name: checkout.v2\n    pattern: myapp://checkout/v2\n    groups: [login]\n", "")],
+            "routes.yaml": [
+                (
+                    "  - name: checkout.v2\n    pattern: myapp://checkout/v2\n"
+                        + "    exported: true         # links to checkout from push and H5 are redirected here\n"
+                        + "    groups: [login]\n", ""
+                )
+            ],
         ])
         let corpus = try EvalCorpusTests.corpus(
             (0..<40).map { "myapp://live/\($0)" }.joined(separator: "\n") + "\n"

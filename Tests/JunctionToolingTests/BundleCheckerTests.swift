@@ -280,7 +280,11 @@ import Testing
                   if ctx.web then return redirect("myapp://live-web/1") end
                 end }
                 """,
-            expected: []),
+            expected: [
+                // Not a finding of policies, but a real loop: login sends live.web to the
+                // lite room, and to-web sends it back.
+                #"rules.lua:2:43: warning: possible redirect cycle through rules: group("login") (rules.lua:2) redirects to myapp://lite/1 (route "live.lite"), then interceptor "to-web" (rules.lua:4) redirects to myapp://live-web/1 (route "live.web"), which the first runs for again: when each of them redirects, the request is refused as a redirect loop — make one of them test what the redirect changes (req.route.name, a query parameter), or change a target [redirect-cycle]"#
+            ]),
         Case(
             name: "a target built at run time or returned by a fallback is not judged",
             routes: """
@@ -316,7 +320,8 @@ import Testing
                 end }
                 """,
             expected: [
-                #"rules.lua:4:43: warning: interceptor "maintenance" runs before the group policies of every route and returns redirect("myapp://old-home"), which declared redirects take on to myapp://new-home, whose route "new.home" is not in "g1", "g2", "g3" and 1 more group: routes "r1", "r2", "r3" and 2 more routes lose the group policies of "g1", "g2", "g3" and 1 more group — to keep them, return the redirect from interceptors of those routes (routes = { "r1", "r2", "r3", … }), which run after the group policies, or add the route "new.home" to those groups [redirect-leaves-policies]"#
+                #"rules.lua:4:43: warning: interceptor "maintenance" runs before the group policies of every route and returns redirect("myapp://old-home"), which declared redirects take on to myapp://new-home, whose route "new.home" is not in "g1", "g2", "g3" and 1 more group: routes "r1", "r2", "r3" and 2 more routes lose the group policies of "g1", "g2", "g3" and 1 more group — to keep them, return the redirect from interceptors of those routes (routes = { "r1", "r2", "r3", … }), which run after the group policies, or add the route "new.home" to those groups [redirect-leaves-policies]"#,
+                #"rules.lua:4:43: warning: possible redirect cycle through rules: interceptor "maintenance" (rules.lua:4) redirects to myapp://old-home (which declared redirects take on to myapp://new-home, route "new.home"), which it runs for again: when it redirects there too, the request is refused as a redirect loop — make it test what the redirect changes (req.route.name, a query parameter), or change the target [redirect-cycle]"#,
             ]),
     ]
 

@@ -7,6 +7,10 @@ package import Junction
 ///
 /// - `redirect-cycle` (error; a warning when a `when` condition is involved): declared
 ///   redirects that lead back to where they started.
+///   Redirects rules return with a literal target are followed too: a cycle through them
+///   is a warning (``RuleRedirectCycleCheck``).
+/// - `redirect-to-unexported` (warning): a redirect from a route links from outside the
+///   app may open to one they may not (``UnexportedRedirectCheck``).
 /// - `redirect-to-nothing` (warning): a redirect's target matches no route, is of no
 ///   dispatched scheme and is not redirected further.
 /// - `redirect-leaves-policies` (warning): a declared redirect sends a route's URLs, before
@@ -108,6 +112,14 @@ package struct BundleChecker: Sendable {
                 let read = try bundle.engines.analysis()
                 analysis = read
                 findings += codeFindings(of: bundle, analysis: read, lua: lua)
+                let graph = RuleRedirects(
+                    analysis: read, declarations: bundle.declarations, routes: routes, redirects: decider.redirects,
+                    maximumRedirects: decider.options.maximumRedirects)
+                findings += RuleRedirectCycleCheck(graph: graph, lua: lua).findings()
+                findings += UnexportedRedirectCheck(
+                    graph: graph, redirects: decider.redirects, maximumRedirects: decider.options.maximumRedirects,
+                    samples: broad, lua: lua
+                ).findings()
             } catch {
                 findings.append(
                     Finding(

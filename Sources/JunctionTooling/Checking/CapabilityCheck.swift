@@ -119,14 +119,10 @@ struct CapabilityCheck {
     /// an app cannot open.
     private func declaredRedirectFindings(_ map: Lacking) -> [Finding] {
         let redirects = decider.redirects
-        guard let table = redirects.table else { return [] }
         var findings: [Finding] = []
-        for (routeIndex, rules) in redirects.rulesByRoute.enumerated() {
-            let matches = SampleURLs(ofRouteAt: routeIndex, in: table, samples: samples).urls.compactMap { uri in
-                table.matches(uri).first { $0.routeIndex == routeIndex }
-            }
-            for rule in rules {
-                for match in matches {
+        for sample in SampleURLs.ofRedirects(redirects, samples: samples) {
+            for rule in sample.rules {
+                for match in sample.matches {
                     let target = redirects.target(of: rule, for: match)
                     guard let landing = land(target), let (missing, place) = map.lacking(at: landing) else {
                         continue

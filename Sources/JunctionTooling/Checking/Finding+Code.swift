@@ -56,6 +56,9 @@ extension Finding {
         package static let versionComparedAsText = Code(rawValue: "version-compared-as-text")
         /// A `minimum_host_version` with a pre-release (`6.1-beta`).
         package static let prereleaseHostVersion = Code(rawValue: "prerelease-host-version")
+        /// A redirect, declared or returned by a rule, from a route links from outside the
+        /// app may open to one they may not: those requests are refused (403).
+        package static let redirectToUnexported = Code(rawValue: "redirect-to-unexported")
         /// A route whose target an app version that loads the bundle (`junction check --app`)
         /// has no page or task for, and that no rule answers with `respond`.
         package static let targetMissing = Code(rawValue: "target-missing")

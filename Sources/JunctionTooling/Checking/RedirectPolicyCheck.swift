@@ -24,13 +24,11 @@ struct RedirectPolicyCheck {
     let lua: LuaSourceText
 
     func findings() -> [Finding] {
-        guard let table = redirects.table, !policyGroups.isEmpty else { return [] }
+        guard !policyGroups.isEmpty else { return [] }
         var findings: [Finding] = []
-        for (routeIndex, rules) in redirects.rulesByRoute.enumerated() {
-            let sampled = SampleURLs(ofRouteAt: routeIndex, in: table, samples: samples)
-            let matches = sampled.urls.compactMap { uri in table.matches(uri).first { $0.routeIndex == routeIndex } }
-            for rule in rules {
-                for match in matches {
+        for sample in SampleURLs.ofRedirects(redirects, samples: samples) {
+            for rule in sample.rules {
+                for match in sample.matches {
                     guard let message = dropped(by: rule, for: match) else { continue }
                     findings.append(
                         Finding(

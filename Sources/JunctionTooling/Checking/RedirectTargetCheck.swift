@@ -18,11 +18,9 @@ struct RedirectTargetCheck {
     func findings() -> [Finding] {
         guard let table = redirects.table else { return [] }
         var findings: [Finding] = []
-        for (routeIndex, rules) in redirects.rulesByRoute.enumerated() {
-            let sampled = SampleURLs(ofRouteAt: routeIndex, in: table, samples: samples)
-            guard sampled.isComplete else { continue }
-            let matches = sampled.urls.compactMap { uri in table.matches(uri).first { $0.routeIndex == routeIndex } }
-            for rule in rules {
+        for sample in SampleURLs.ofRedirects(redirects, samples: samples) where sample.isComplete {
+            let matches = sample.matches
+            for rule in sample.rules {
                 var example: String?
                 var resolved = false
                 for match in matches {
