@@ -58,11 +58,14 @@ extension BundleManifest {
                 manifest.sources = readSources(value, &yaml)
             case "context":
                 manifest.context = ContextSchema.read(value, &yaml)
+            case "allow":
+                manifest.allowances = readAllowances(value, &yaml)
             default:
                 yaml.unknownKey(
                     key,
                     allowed: [
                         "name", "version", "minimum_host_version", "description", "on_error", "sources", "context",
+                        "allow",
                     ],
                     in: "the manifest")
             }
@@ -78,6 +81,46 @@ extension BundleManifest {
         manifest.name = name
         manifest.version = version
         return manifest
+    }
+
+    /// `allow:`, a list of `{ code, at, reason }`, each text and none empty.
+    private static func readAllowances(_ node: YAMLNode, _ yaml: inout YAMLReader) -> [FindingAllowance] {
+        guard let list = yaml.sequence(node, "allow") else { return [] }
+        guard list.count <= FindingAllowance.maximumCount else {
+            yaml.error("allow lists more than \(FindingAllowance.maximumCount) allowances", node.mark)
+            return []
+        }
+        var allowances: [FindingAllowance] = []
+        for item in list where yaml.visit() {
+            guard let map = yaml.mapping(item, "each allowance") else { continue }
+            let problemsBefore = yaml.diagnostics.count
+            var fields: [String: String] = [:]
+            for (key, value) in yaml.pairs(of: map) {
+                guard let name = key.scalar?.text, ["code", "at", "reason"].contains(name) else {
+                    yaml.unknownKey(key, allowed: ["code", "at", "reason"], in: "an allowance")
+                    continue
+                }
+                guard let text = yaml.string(value, name) else { continue }
+                if let problem = FindingAllowance.problem(with: text, field: name) {
+                    yaml.error("allow: \(problem)", value.mark)
+                    continue
+                }
+                fields[name] = text
+            }
+            let missing = ["code", "at", "reason"].filter { fields[$0] == nil }
+            guard missing.isEmpty, let code = fields["code"], let subject = fields["at"], let reason = fields["reason"]
+            else {
+                if !missing.isEmpty, yaml.diagnostics.count == problemsBefore {
+                    yaml.error(
+                        "each allowance needs code:, at: and reason: (missing \(missing.joined(separator: ", "))) — "
+                            + "the finding's code, what it is about, and why it is accepted", item.mark)
+                }
+                continue
+            }
+            allowances.append(
+                FindingAllowance(code: code, subject: subject, reason: reason, location: yaml.location(item.mark)))
+        }
+        return allowances
     }
 
     /// `sources: [mini_program, car_play]`: names like the standard ones (lowercase

@@ -17,6 +17,8 @@ struct CheckReport {
     let bundle: String
     /// The findings; load failures as ``Finding/Code/loadError`` errors.
     let findings: [Finding]
+    /// The findings the manifest's `allow:` accepts on purpose.
+    var accepted: [CheckReview.Accepted] = []
     /// Whether the bundle loaded and compiled.
     let loaded: Bool
     /// The capabilities files given, in order; empty when the bundle did not load.
@@ -39,8 +41,9 @@ struct CheckReport {
         switch result {
         case .success(let loaded):
             let minimum = loaded.bundle.manifest.minimumHostVersion
-            var report = CheckReport(
-                bundle: directory, findings: BundleChecker(decider: loaded.decider).check(apps: apps), loaded: true)
+            let review = BundleChecker(decider: loaded.decider).review(apps: apps)
+            var report = CheckReport(bundle: directory, findings: review.findings, loaded: true)
+            report.accepted = review.accepted
             report.apps = apps.map { file in
                 App(
                     file: file,
@@ -64,6 +67,13 @@ struct CheckReport {
         var lines = findings.map { finding in
             "\(finding.location?.description ?? bundle): \(finding.severity.rawValue): \(finding.message) [\(finding.code)]"
         }
+        for accepted in accepted {
+            let finding = accepted.finding
+            let allowance = accepted.allowance
+            lines.append(
+                "\(finding.location?.description ?? bundle): accepted: \(finding.message) [\(finding.code)] — allowed "
+                    + "\(allowance.location.map { "at \($0) " } ?? "")because: \(allowance.reason)")
+        }
         for app in apps where !app.loadsBundle {
             let version = app.file.capabilities.hostVersion
             lines.append(
@@ -74,16 +84,19 @@ struct CheckReport {
         if !loaded {
             lines.append("\(bundle): does not load (\(Self.count(errors, "error")))")
         } else if findings.isEmpty {
-            lines.append("\(bundle): ok")
+            lines.append("\(bundle): ok" + (accepted.isEmpty ? "" : " (\(accepted.count) accepted on purpose)"))
         } else {
-            lines.append("\(bundle): \(Self.count(errors, "error")), \(Self.count(warnings, "warning"))")
+            lines.append(
+                "\(bundle): \(Self.count(errors, "error")), \(Self.count(warnings, "warning"))"
+                    + (accepted.isEmpty ? "" : ", \(accepted.count) accepted on purpose"))
         }
         return lines
     }
 
     /// `{"bundle": DIR, "errors": n, "warnings": m, "findings": [{"severity", "code",
     /// "message", "file", "line", "column"}]}`; a finding without a place has `null` ones.
-    /// With `--app`, then `"apps": [{"file", "host_version", "loads_bundle"}]` (empty when
+    /// With allowances that accept findings, `"accepted": [{"code", "at", "reason",
+    /// "message", "file", "line"}]`. With `--app`, then `"apps": [{"file", "host_version", "loads_bundle"}]` (empty when
     /// the bundle does not load).
     var json: String {
         let items = findings.map { finding in
@@ -107,6 +120,19 @@ struct CheckReport {
         object.add("errors", .raw(String(errors)))
         object.add("warnings", .raw(String(warnings)))
         object.add("findings", .raw("[" + items.joined(separator: ", ") + "]"))
+        if !accepted.isEmpty {
+            let listed = accepted.map { accepted in
+                var item = JSONWriter()
+                item.add("code", .string(accepted.finding.code.rawValue))
+                item.add("at", .string(accepted.allowance.subject))
+                item.add("reason", .string(accepted.allowance.reason))
+                item.add("message", .string(accepted.finding.message))
+                item.add("file", accepted.finding.location.map { .string($0.file) } ?? .null)
+                item.add("line", accepted.finding.location.map { .raw(String($0.line)) } ?? .null)
+                return item.rendered
+            }
+            object.add("accepted", .raw("[" + listed.joined(separator: ", ") + "]"))
+        }
         if appsGiven {
             let described = apps.map { app in
                 var item = JSONWriter()

@@ -23,6 +23,12 @@ extension BundleManifest {
         if let description { fields["description"] = .string(description) }
         if !sources.isEmpty { fields["sources"] = .array(sources.map { .string($0.rawValue) }) }
         if let context { fields["context"] = context.canonicalJSONValue }
+        if !allowances.isEmpty {
+            fields["allow"] = .array(
+                allowances.map {
+                    .table(["code": .string($0.code), "at": .string($0.subject), "reason": .string($0.reason)])
+                })
+        }
         return .table(fields)
     }
 
@@ -97,6 +103,24 @@ extension BundleManifest {
             try ContextSchema(canonicalJSON: value, at: "context", file: file)
         }) {
             context = schema
+        }
+        let allowed = try object.array("allow") ?? []
+        guard allowed.count <= FindingAllowance.maximumCount else {
+            throw object.error("allow", "lists more than \(FindingAllowance.maximumCount) allowances")
+        }
+        for (index, item) in allowed.enumerated() {
+            var entry = try CanonicalJSONObject(
+                item, at: object.path(of: "allow") + "[\(index)]", file: file, what: "an allowance")
+            let code = try entry.requiredString("code")
+            let subject = try entry.requiredString("at")
+            let reason = try entry.requiredString("reason")
+            for (field, text) in [("code", code), ("at", subject), ("reason", reason)] {
+                if let problem = FindingAllowance.problem(with: text, field: field) {
+                    throw entry.error(field, problem)
+                }
+            }
+            try entry.finish()
+            allowances.append(FindingAllowance(code: code, subject: subject, reason: reason))
         }
         try object.finish()
     }

@@ -34,6 +34,9 @@ public struct BundleManifest: Sendable, Hashable {
     /// The context keys the rules read and their types (`context:`), or `nil` when the
     /// manifest declares none: then nothing about a context is checked.
     public var context: ContextSchema?
+    /// The findings of `junction check` its author accepts on purpose (``FindingAllowance``);
+    /// for the tools, never read by devices.
+    public var allowances: [FindingAllowance] = []
 
     /// Why `source` is not a source of this bundle — neither standard nor declared in
     /// ``sources`` — with the nearest known one; `nil` when it is known.

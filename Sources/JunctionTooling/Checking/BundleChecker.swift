@@ -13,11 +13,13 @@ package import Junction
 ///   app may open to one they may not (``UnexportedRedirectCheck``).
 /// - `redirect-to-nothing` (warning): a redirect's target matches no route, is of no
 ///   dispatched scheme and is not redirected further.
-/// - `redirect-leaves-policies` (warning): a declared redirect sends a route's URLs, before
+/// - `redirect-leaves-policies` (error, acceptable in `allow:`): a declared redirect sends a route's URLs, before
 ///   its group policies run, to a route outside those groups or to another stack; or a
 ///   global interceptor or a group policy returns such a redirect, to a literal target,
 ///   before policies of the route have run (``ReturnedRedirectPolicyCheck``).
 /// - `unreachable-route` (warning): higher-precedence routes take every URL of a route.
+/// - `group-near-policy` (error, acceptable in `allow:`): a group without a policy whose
+///   name is near one with a policy (`logni`).
 /// - `group-without-policy` / `unused-group-policy` (warnings): a group routes list
 ///   without a `group()` policy, a policy for a group no route lists.
 /// - `interceptor-matches-nothing` (warning): an interceptor's pattern matches no
@@ -39,6 +41,9 @@ package import Junction
 /// - `bad-version-literal`, `version-compared-as-text` (errors) and
 ///   `prerelease-host-version` (warning): versions written so that they do not do what was
 ///   meant (``VersionCheck``).
+/// - `bad-allowance` (error) and `unused-allowance` (warning): an entry of the manifest's
+///   `allow:` that names a code no allowance can accept, or that accepts nothing
+///   (``CheckReview``).
 /// - With the capabilities of app versions (`junction check --app`), for each version
 ///   that loads the bundle (``CapabilityCheck``): `target-missing`, `dispatcher-missing`,
 ///   `redirect-to-missing-target` and `host-version-too-low` (errors): routes, dispatched
@@ -78,11 +83,27 @@ package struct BundleChecker: Sendable {
         self.init(decider: try Decider(bundle: bundle, options: options))
     }
 
-    /// Runs every check.
+    /// Runs every check and applies the manifest's `allow:` (``CheckReview``).
+    /// - Parameter apps: As for ``check(apps:)``.
+    /// - Returns: The findings that stand, and those accepted on purpose.
+    package func review(apps: [CapabilitiesFile] = []) -> CheckReview {
+        let review = CheckReview(
+            findings: findings(apps: apps), allowances: decider.bundle?.manifest.allowances ?? [])
+        var sorted = review
+        sorted.findings = Self.sorted(review.findings)
+        return sorted
+    }
+
+    /// Runs every check and applies the manifest's `allow:`: the findings that stand.
     /// - Parameter apps: The capabilities of app versions to check what the bundle leads
     ///   to against; those older than the manifest's `minimum_host_version` are no concern.
     /// - Returns: The findings, by file, line and column.
     package func check(apps: [CapabilitiesFile] = []) -> [Finding] {
+        review(apps: apps).findings
+    }
+
+    /// Every check's findings, before allowances, in no particular order.
+    private func findings(apps: [CapabilitiesFile]) -> [Finding] {
         let routes = decider.routes
         let declarations = decider.bundle?.declarations ?? RuleDeclarations()
         let lua = LuaSourceText(sources: decider.bundle?.sources ?? [], directory: decider.bundle?.directory)
@@ -139,7 +160,12 @@ package struct BundleChecker: Sendable {
             findings += CapabilityCheck(decider: decider, apps: apps, analysis: analysis, samples: broad, lua: lua)
                 .findings()
         }
-        return findings.enumerated().sorted { a, b in
+        return findings
+    }
+
+    /// `findings` by file, line and column; those without a place last, in their order.
+    private static func sorted(_ findings: [Finding]) -> [Finding] {
+        findings.enumerated().sorted { a, b in
             switch (a.element.location, b.element.location) {
             case let (x?, y?) where x != y:
                 return (x.file, x.line, x.column) < (y.file, y.line, y.column)

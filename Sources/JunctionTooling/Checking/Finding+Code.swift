@@ -59,6 +59,17 @@ extension Finding {
         /// A redirect, declared or returned by a rule, from a route links from outside the
         /// app may open to one they may not: those requests are refused (403).
         package static let redirectToUnexported = Code(rawValue: "redirect-to-unexported")
+        /// A group that routes list and no policy covers, whose name is near one a policy
+        /// covers (`logni` and `login`): the routes are open where their neighbours are
+        /// guarded.
+        package static let groupNearPolicy = Code(rawValue: "group-near-policy")
+        /// An entry of the manifest's `allow:` that names a code no allowance can accept.
+        package static let badAllowance = Code(rawValue: "bad-allowance")
+        /// An entry of the manifest's `allow:` that accepts no finding: stale, or misspelt.
+        package static let unusedAllowance = Code(rawValue: "unused-allowance")
+        /// The codes of findings that weaken a policy: errors that a manifest's `allow:`
+        /// can accept on purpose (``FindingAllowance``).
+        package static let acceptable: Set<Code> = [.redirectLeavesPolicies, .groupNearPolicy]
         /// A route whose target an app version that loads the bundle (`junction check --app`)
         /// has no page or task for, and that no rule answers with `respond`.
         package static let targetMissing = Code(rawValue: "target-missing")

@@ -1,4 +1,5 @@
 package import JunctionCore
+import Junction
 
 /// One static finding about a rule bundle (``BundleChecker``): how bad it is, a stable
 /// code to filter on, what is wrong and what to do, and where.
@@ -12,6 +13,10 @@ package struct Finding: Sendable, Hashable, CustomStringConvertible {
     package var message: String
     /// The declaration concerned: a route in the route table, a declaration in a Lua file.
     package var location: SourceLocation?
+    /// What the finding is about, as a manifest's `allow:` names it (`at:`): a declared
+    /// redirect's `from`, an interceptor's name, a group's name; `nil` for findings that
+    /// cannot be accepted (``FindingAllowance``).
+    package var subject: String?
 
     /// Creates a finding.
     /// - Parameters:
@@ -19,11 +24,22 @@ package struct Finding: Sendable, Hashable, CustomStringConvertible {
     ///   - code: What kind of finding it is.
     ///   - message: What is wrong and what to do.
     ///   - location: Where.
-    package init(_ severity: Diagnostic.Severity, _ code: Code, _ message: String, at location: SourceLocation? = nil) {
+    ///   - subject: What it is about, for a finding an allowance can accept.
+    package init(
+        _ severity: Diagnostic.Severity, _ code: Code, _ message: String, at location: SourceLocation? = nil,
+        subject: String? = nil
+    ) {
         self.severity = severity
         self.code = code
         self.message = message
         self.location = location
+        self.subject = subject
+    }
+
+    /// The tail of the message of a finding an allowance can accept: how to accept it.
+    static func acceptance(_ code: Code, _ subject: String) -> String {
+        "; if this is on purpose, accept it in manifest.yaml — allow: [{ code: \(code), at: \(MessageText.quoted(subject)), "
+            + "reason: … }]"
     }
 
     /// A problem that keeps the bundle from loading, as a finding with code

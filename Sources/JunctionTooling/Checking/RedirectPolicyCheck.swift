@@ -32,8 +32,10 @@ struct RedirectPolicyCheck {
                     guard let message = dropped(by: rule, for: match) else { continue }
                     findings.append(
                         Finding(
-                            .warning, .redirectLeavesPolicies, message,
-                            at: lua.location(declaredAt: rule.location, [.string(rule.to), .name("redirect")])))
+                            .error, .redirectLeavesPolicies,
+                            message + Finding.acceptance(.redirectLeavesPolicies, rule.from),
+                            at: lua.location(declaredAt: rule.location, [.string(rule.to), .name("redirect")]),
+                            subject: rule.from))
                     break
                 }
             }

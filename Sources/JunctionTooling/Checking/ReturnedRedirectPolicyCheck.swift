@@ -43,6 +43,13 @@ struct ReturnedRedirectPolicyCheck {
         case global(String)
         /// A policy of this group.
         case group(String)
+
+        /// What a manifest's `allow:` names it by: the interceptor's or the group's name.
+        var subject: String {
+            switch self {
+            case .global(let name), .group(let name): name
+            }
+        }
     }
 
     func findings() -> [Finding] {
@@ -84,9 +91,12 @@ struct ReturnedRedirectPolicyCheck {
                 guard !losses.isEmpty else { continue }
                 findings.append(
                     Finding(
-                        .warning, .redirectLeavesPolicies, message(rule, use.name, landing, losses),
+                        .error, .redirectLeavesPolicies,
+                        message(rule, use.name, landing, losses)
+                            + Finding.acceptance(.redirectLeavesPolicies, rule.subject),
                         at: lua.location(
-                            of: [.string(use.name), .name("redirect")], in: use.file, line: use.line, search: .near)))
+                            of: [.string(use.name), .name("redirect")], in: use.file, line: use.line, search: .near),
+                        subject: rule.subject))
             }
         }
         return FindingLimits.limited(

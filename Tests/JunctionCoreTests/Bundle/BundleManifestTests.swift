@@ -57,7 +57,7 @@ import Testing
         ),
         (
             "name: shop\nversion: 1\nfiles: []",
-            "m.yaml:3:1: error: unknown key \"files\" in the manifest; expected one of name, version, minimum_host_version, description, on_error, sources, context"
+            "m.yaml:3:1: error: unknown key \"files\" in the manifest; expected one of name, version, minimum_host_version, description, on_error, sources, context, allow"
         ),
         (
             "name: shop\nversion: 1\nsources: [mini_program, push]",
@@ -72,6 +72,22 @@ import Testing
             "m.yaml:3:16: error: source \"car\" is listed twice"
         ),
         ("name: shop\nversion: 1\nsources: car", "m.yaml:3:10: error: sources must be a list (\"- …\" items)"),
+        (
+            "name: shop\nversion: 1\nallow:\n  - { code: group-near-policy, at: vip }",
+            "m.yaml:4:5: error: each allowance needs code:, at: and reason: (missing reason) — the finding's code, what it is about, and why it is accepted"
+        ),
+        (
+            "name: shop\nversion: 1\nallow:\n  - { code: group-near-policy, at: vip, reason: \" \" }",
+            "m.yaml:4:49: error: allow: reason must not be empty"
+        ),
+        (
+            "name: shop\nversion: 1\nallow:\n  - { code: group-near-policy, at: vip, reason: x, why: y }",
+            "m.yaml:4:52: error: unknown key \"why\" in an allowance; expected one of code, at, reason"
+        ),
+        (
+            "name: shop\nversion: 1\nallow:\n" + String(repeating: "  - { code: c, at: a, reason: r }\n", count: 101),
+            "m.yaml:4:3: error: allow lists more than 100 allowances"
+        ),
         ("", "m.yaml:1:1: error: the manifest is empty; it needs at least \"name:\" and \"version:\""),
         ("- a", "m.yaml:1:1: error: the manifest must be a mapping of keys to values"),
         (

@@ -6,6 +6,11 @@ import Testing
     static let manifests: [(String, String)] = [
         ("name: shop\nversion: 12\n", #"{"name":"shop","on_error":"reject","version":12}"#),
         (
+            "name: shop\nversion: 12\nallow:\n  - { code: group-near-policy, at: vip, reason: \"the free tier\" }\n",
+            #"{"allow":[{"at":"vip","code":"group-near-policy","reason":"the free tier"}],"name":"shop","#
+                + #""on_error":"reject","version":12}"#
+        ),
+        (
             """
             name: shop.v2
             version: 1.4.0-beta.1
@@ -38,6 +43,14 @@ import Testing
     }
 
     static let refusals: [(String, String)] = [
+        (
+            #"{"allow":[{"at":"vip","code":"group-near-policy"}],"name":"a","version":1}"#,
+            #"manifest.json: allow[0]: missing "reason""#
+        ),
+        (
+            #"{"allow":[{"at":"vip","code":"group-near-policy","reason":""}],"name":"a","version":1}"#,
+            "manifest.json: allow[0].reason: reason must not be empty"
+        ),
         (#"{"version":1}"#, #"manifest.json: the document: missing "name""#),
         (#"{"name":"a b","version":1}"#, #"manifest.json: name: "a b" must be letters, digits, ".", "_" and "-""#),
         (
@@ -76,7 +89,7 @@ import Testing
         ),
         (
             #"{"name":"a","version":1,"extra":true}"#,
-            "manifest.json: extra: unknown member; the document has context, description, minimum_host_version, name, on_error, sources, version"
+            "manifest.json: extra: unknown member; the document has allow, context, description, minimum_host_version, name, on_error, sources, version"
         ),
     ]
 
