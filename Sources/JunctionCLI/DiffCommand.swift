@@ -15,9 +15,10 @@ struct DiffCommand: ParsableCommand {
             "source", "context", "params"} as Decision.corpusLine writes them, plain or gzip — is \
             decided by both, on every core, and each change is classified: \
             \(DecisionChange.Kind.allCases.map(\.rawValue).joined(separator: ", ")). The report gives \
-            each kind's count and its first samples (distinct URLs) with both decisions and the \
-            trace step where they part, then the routes and rules of NEW the corpus never \
-            exercised. A line without a source is decided once per --source, one without a context \
+            each kind's count, broken down by cause — the rule, redirect or route at the first \
+            trace step where the decisions part, most frequent first (50 a kind, the rest as \
+            other) — and its first samples (distinct URLs) with both decisions and that step, \
+            then the routes and rules of NEW the corpus never exercised. A line without a source is decided once per --source, one without a context \
             once per context of --contexts FILE (JSON objects, one a line, over the --context \
             values). Exit status: 0 when the checks pass; 1 when there are more changes than \
             --max-changes or a change of a --fail-on kind; 2 when a bundle does not load; 3 when \

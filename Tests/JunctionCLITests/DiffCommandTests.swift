@@ -114,6 +114,85 @@ import Testing
         #expect(text.stdout.contains("    parts at step 1:\n      old: match live.room: myapp://live/:room\n"))
     }
 
+    /// Tonight's three changes at once: each kind is broken down by the redirect, rule or
+    /// route where the decisions part, most frequent first, in every format.
+    static let threeChanges: [String: [(String, String)]] = [
+        "redirects.lua": [
+            ("", "\nredirect { from = \"myapp://live/:room\", to = \"https://m.example.com/live/{room}\" }\n")
+        ],
+        "fallback.lua": [("return redirect(", "return nil, (")],
+        "routes.yaml": [
+            (
+                "  - name: checkout.v2\n    pattern: myapp://checkout/v2\n"
+                    + "    exported: true         # links to checkout from push and H5 are redirected here\n"
+                    + "    groups: [login]\n", ""
+            )
+        ],
+    ]
+
+    @Test func eachKindIsBrokenDownByWhereTheDecisionsPart() throws {
+        let tonight = try Self.edited(Self.threeChanges)
+        let corpus = try EvalCorpusTests.corpus(
+            "myapp://live/1\nmyapp://live/2\nmyapp://nothing/1\nmyapp://checkout/v2\nmyapp://checkout/v2?x=1\n"
+                + "myapp://live/3\nmyapp://home\n")
+        let json = try CLIRunner.run(["diff", Self.example, tonight, "--urls", corpus, "--format", "json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let kinds = try #require(try Self.object(json.stdout)["kinds"] as? [String: [String: Any]])
+        let unmatched = try #require(kinds["now_unmatched"]?["causes"] as? [[String: Any]])
+        #expect(unmatched.map { $0["text"] as? String } == ["route checkout.v2", "rule fallback.lua:3"])
+        #expect(unmatched.map { $0["count"] as? Int } == [2, 1])
+        #expect(unmatched[0]["kind"] as? String == "route")
+        #expect(unmatched[0]["name"] as? String == "checkout.v2")
+        #expect(unmatched[0]["location"] is NSNull)
+        #expect(unmatched[1]["kind"] as? String == "rule")
+        #expect(unmatched[1]["stage"] as? String == "fallback")
+        #expect(unmatched[1]["name"] is NSNull)
+        #expect(unmatched[1]["location"] as? String == "fallback.lua:3")
+        let handedOver = try #require(kinds["now_handed_over"]?["causes"] as? [[String: Any]])
+        #expect(handedOver.map { $0["text"] as? String } == ["redirect myapp://live/:room (redirects.lua:18)"])
+        #expect(handedOver.map { $0["count"] as? Int } == [3])
+        #expect(kinds["now_handed_over"]?["other_causes"] as? Int == 0)
+        // A kind not found has no causes.
+        #expect((kinds["now_rejected"]?["causes"] as? [Any])?.isEmpty == true)
+
+        let text = try CLIRunner.run(["diff", Self.example, tonight, "--urls", corpus, "--samples", "0"])
+        #expect(
+            text.stdout.contains(
+                "now unmatched [now_unmatched]: 3\n  2 by route checkout.v2\n  1 by rule fallback.lua:3\n"),
+            "\(text.stdout)")
+        #expect(
+            text.stdout.contains(
+                "now handed over [now_handed_over]: 3\n  3 by redirect myapp://live/:room (redirects.lua:18)\n"),
+            "\(text.stdout)")
+    }
+
+    /// A corpus that parts at ever new places keeps 50 causes a kind; the rest are "other".
+    @Test func theCausesKeptForAKindAreCappedAndTheRestCountedAsOther() throws {
+        let routes = (0..<60).map { "  - { name: r\($0), pattern: \"myapp://r/\($0)\", exported: true }\n" }.joined()
+        let old = try CLIRunner.folder([
+            "manifest.yaml": "name: many\nversion: 1\n", "routes.yaml": "routes:\n" + routes,
+        ])
+        let new = try CLIRunner.folder([
+            "manifest.yaml": "name: many\nversion: 2\n",
+            "routes.yaml": "routes:\n  - { name: home, pattern: \"myapp://home\", exported: true }\n",
+        ])
+        let corpus = try EvalCorpusTests.corpus(
+            (0..<60).map { "myapp://r/\($0)" }.joined(separator: "\n") + "\nmyapp://r/0\n")
+        let json = try CLIRunner.run(["diff", old, new, "--urls", corpus, "--format", "json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let kinds = try #require(try Self.object(json.stdout)["kinds"] as? [String: [String: Any]])
+        let unmatched = try #require(kinds["now_unmatched"])
+        let causes = try #require(unmatched["causes"] as? [[String: Any]])
+        #expect(unmatched["count"] as? Int == 61)
+        #expect(causes.count == 50)
+        #expect(causes.first?["text"] as? String == "route r0")
+        #expect(causes.first?["count"] as? Int == 2)
+        #expect(unmatched["other_causes"] as? Int == 10)
+        let text = try CLIRunner.run(["diff", old, new, "--urls", corpus, "--samples", "0"])
+        #expect(text.stdout.contains("   2 by route r0\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("  10 by other causes (past the 50 kept)\n"), "\(text.stdout)")
+    }
+
     @Test func namesTheRoutesAndRulesTheCorpusNeverReached() throws {
         let corpus = try EvalCorpusTests.corpus("myapp://home\nmyapp://live/1\n")
         let result = try CLIRunner.run(["diff", Self.example, Self.example, "--urls", corpus, "--format", "json"])

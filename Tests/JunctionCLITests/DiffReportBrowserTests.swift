@@ -6,19 +6,7 @@ import Testing
 /// `scripts/setup` installs Chromium; without it this test fails, it is never skipped.
 @Suite struct DiffReportBrowserTests {
     @Test func chromiumRendersTheReportWithTheJSONCounts() throws {
-        let tonight = try DiffCommandTests.edited([
-            "redirects.lua": [
-                ("", "\nredirect { from = \"myapp://live/:room\", to = \"https://m.example.com/live/{room}\" }\n")
-            ],
-            "fallback.lua": [("return redirect(", "return nil, (")],
-            "routes.yaml": [
-                (
-                    "  - name: checkout.v2\n    pattern: myapp://checkout/v2\n"
-                        + "    exported: true         # links to checkout from push and H5 are redirected here\n"
-                        + "    groups: [login]\n", ""
-                )
-            ],
-        ])
+        let tonight = try DiffCommandTests.edited(DiffCommandTests.threeChanges)
         let corpus = try EvalCorpusTests.corpus(
             (0..<40).map { "myapp://live/\($0)" }.joined(separator: "\n") + "\n"
                 + (0..<7).map { "myapp://nothing/\($0)" }.joined(separator: "\n") + "\n"
@@ -61,6 +49,27 @@ import Testing
         #expect(Int(requests.1) == report["requests"] as? Int)
         #expect(Int(changed.1) == report["changed"] as? Int)
         #expect(dom.stdout.contains("class=\"parts\""), "the step where the traces part is marked")
+
+        // Each kind's table of causes, as the browser parsed it, is the JSON report's.
+        var tables: [String: [String]] = [:]
+        for table in dom.stdout.matches(of: #/<table class="causes" data-kind="([a-z_]+)">(.*?)</table>/#) {
+            tables[String(table.1)] = table.2.matches(
+                of:
+                    #/<tr class="cause" data-cause-kind="[a-z]+" data-count="(\d+)"><td>[\d,]+</td><td><code>([^<]*)</code>/#
+            ).map { "\($0.1) \($0.2)" }
+        }
+        var fromJSON: [String: [String]] = [:]
+        for (kind, entry) in report["kinds"] as? [String: [String: Any]] ?? [:] {
+            let causes = entry["causes"] as? [[String: Any]] ?? []
+            if !causes.isEmpty {
+                fromJSON[kind] = causes.map {
+                    "\($0["count"] as? Int ?? -1) \(Self.escaped($0["text"] as? String ?? ""))"
+                }
+            }
+        }
+        #expect(tables == fromJSON)
+        #expect(tables["now_handed_over"] == ["40 redirect myapp://live/:room (redirects.lua:18)"])
+        #expect(tables["now_unmatched"] == ["7 rule fallback.lua:3", "1 route checkout.v2"])
     }
 
     /// Runs headless Chromium on `arguments` (a file last), killed after a minute.
@@ -79,6 +88,12 @@ import Testing
         var withFile = arguments
         withFile[withFile.count - 1] = URL(fileURLWithPath: arguments.last!).absoluteString
         return try CLIRunner.run(options + withFile, program: URL(fileURLWithPath: "/usr/bin/timeout"))
+    }
+
+    /// `text` as Chromium serializes it in the DOM: `&`, `<`, `>` escaped, quotes not.
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 
     /// Width and height from a PNG's IHDR chunk.

@@ -3,8 +3,9 @@ import JunctionTooling
 
 extension DiffReport {
     /// One self-contained page — no script, no request leaves it (its Content-Security-Policy
-    /// forbids both): the totals, a bar chart of changes by kind, then each kind's samples
-    /// with the two traces side by side, the step where they part marked. Every text from
+    /// forbids both): the totals, a bar chart of changes by kind, then each kind's table of
+    /// causes (where the decisions part, most frequent first) and its samples with the two
+    /// traces side by side, the step where they part marked. Every text from
     /// the corpus or the bundles is escaped.
     var html: String {
         var page = """
@@ -69,8 +70,28 @@ extension DiffReport {
             "<section class=\"kind\" id=\"kind-\(kind.rawValue)\" data-kind=\"\(kind.rawValue)\" data-count=\"\(count)\">"
         html +=
             "<h2>\(Self.escape(kind.phrase)) <code>\(kind.rawValue)</code>: \(grouped(count)) (\(share(count)))</h2>"
+        html += causeTable(kind)
         for sample in tally.samples[kind] ?? [] { html += Self.sample(sample) }
         return html + "</section>\n"
+    }
+
+    /// The kind's causes, most frequent first: where the decisions part, and how often.
+    private func causeTable(_ kind: DecisionChange.Kind) -> String {
+        guard let causes = tally.causes[kind] else { return "" }
+        var html =
+            "<table class=\"causes\" data-kind=\"\(kind.rawValue)\"><tr><th>requests</th>"
+            + "<th>where the decisions part</th></tr>"
+        for (cause, count) in causes.ranked {
+            html +=
+                "<tr class=\"cause\" data-cause-kind=\"\(cause.kind.rawValue)\" data-count=\"\(count)\">"
+                + "<td>\(grouped(count))</td><td><code>\(Self.escape(cause.description))</code></td></tr>"
+        }
+        if causes.other > 0 {
+            html +=
+                "<tr class=\"cause\" data-cause-kind=\"other\" data-count=\"\(causes.other)\">"
+                + "<td>\(grouped(causes.other))</td><td>other causes (past the \(causes.limit) kept)</td></tr>"
+        }
+        return html + "</table>"
     }
 
     private static func sample(_ sample: DiffSample) -> String {
@@ -137,6 +158,8 @@ extension DiffReport {
         .traces{width:100%;border-collapse:collapse;table-layout:fixed;margin-top:6px}\
         .traces th,.traces td{text-align:left;vertical-align:top;padding:3px 6px;border-top:1px solid #eee;\
         font:12px ui-monospace,monospace;word-break:break-all}\
-        .traces th{font-weight:600;background:#f6f6f6}.traces tr.parts td{background:#fff3cd}
+        .traces th{font-weight:600;background:#f6f6f6}.traces tr.parts td{background:#fff3cd}\
+        .causes{border-collapse:collapse;margin:6px 0 10px}.causes th,.causes td{text-align:left;padding:2px 8px;\
+        border-top:1px solid #eee}.causes td:first-child{text-align:right;font-variant-numeric:tabular-nums}
         """
 }

@@ -3,9 +3,11 @@ import JunctionTooling
 
 extension DiffReport {
     /// One JSON document: `requests`, `changed`, and `kinds` — every kind, with its
-    /// `count` and `samples` (`url`, `source`, `line`, `context`, `old` and `new` decisions
-    /// as `junction eval --json` writes them, and `parts_at`) — then what was never
-    /// exercised and the failed checks. Outside checks rely on these names.
+    /// `count`, its `causes` (most frequent first: `count`, `kind`, `stage`, `name`,
+    /// `location`, `text`) and `other_causes` (changes of causes past the cap kept), and
+    /// `samples` (`url`, `source`, `line`, `context`, `old` and `new` decisions as
+    /// `junction eval --json` writes them, and `parts_at`) — then what was never exercised
+    /// and the failed checks. Outside checks rely on these names.
     var json: String {
         var object = JSONWriter()
         object.add("old", .string(old))
@@ -19,6 +21,9 @@ extension DiffReport {
             var entry = JSONWriter()
             entry.add("count", .raw(String(tally.counts[kind, default: 0])))
             entry.add("phrase", .string(kind.phrase))
+            let causes = tally.causes[kind] ?? CauseCounts()
+            entry.add("causes", .raw("[" + causes.ranked.map(Self.json).joined(separator: ", ") + "]"))
+            entry.add("other_causes", .raw(String(causes.other)))
             let samples = (tally.samples[kind] ?? []).map(Self.json)
             entry.add("samples", .raw("[" + samples.joined(separator: ", ") + "]"))
             kinds.add(kind.rawValue, .raw(entry.rendered))
@@ -29,6 +34,17 @@ extension DiffReport {
         unexercised.add("rules", .array(unexercisedRules))
         object.add("unexercised", .raw(unexercised.rendered))
         object.add("failed_checks", .array(failedChecks))
+        return object.rendered
+    }
+
+    private static func json(_ cause: (cause: DivergenceCause, count: Int)) -> String {
+        var object = JSONWriter()
+        object.add("count", .raw(String(cause.count)))
+        object.add("kind", .string(cause.cause.kind.rawValue))
+        object.add("stage", cause.cause.stage.map { .string($0.rawValue) } ?? .null)
+        object.add("name", cause.cause.name.map { .string($0) } ?? .null)
+        object.add("location", cause.cause.location.map { .string($0) } ?? .null)
+        object.add("text", .string(cause.cause.description))
         return object.rendered
     }
 

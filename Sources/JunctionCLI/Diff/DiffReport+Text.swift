@@ -1,8 +1,10 @@
 import Junction
+import JunctionTooling
 
 extension DiffReport {
-    /// The report for people: the totals, a line per kind, each kind's samples with both
-    /// decisions and where their traces part, and what the corpus never reached.
+    /// The report for people: the totals, a line per kind, each kind's causes (where the
+    /// decisions part, most frequent first) and samples with both decisions and where their
+    /// traces part, and what the corpus never reached.
     var text: String {
         var out: [String] = [
             "junction diff: \(old) → \(new)",
@@ -22,6 +24,7 @@ extension DiffReport {
         for kind in kinds {
             out.append("")
             out.append("\(kind.phrase) [\(kind)]: \(grouped(tally.counts[kind]!))")
+            out.append(contentsOf: causeLines(kind))
             for sample in tally.samples[kind] ?? [] { out.append(contentsOf: Self.text(sample)) }
         }
         if !unexercisedRoutes.isEmpty || !unexercisedRules.isEmpty {
@@ -31,6 +34,18 @@ extension DiffReport {
             for rule in unexercisedRules { out.append("  " + rule) }
         }
         return out.joined(separator: "\n")
+    }
+
+    /// `  412 by rule "checkout-rollout" (rollout.lua:3)`, a line per cause of `kind`, most
+    /// frequent first, and the changes of causes not kept.
+    private func causeLines(_ kind: DecisionChange.Kind) -> [String] {
+        guard let causes = tally.causes[kind] else { return [] }
+        var rows = causes.ranked.map { (grouped($0.count), "by \($0.cause)") }
+        if causes.other > 0 {
+            rows.append((grouped(causes.other), "by other causes (past the \(causes.limit) kept)"))
+        }
+        let width = rows.map(\.0.count).max() ?? 1
+        return rows.map { "  " + String(repeating: " ", count: width - $0.0.count) + $0.0 + " " + $0.1 }
     }
 
     private static func text(_ sample: DiffSample) -> [String] {

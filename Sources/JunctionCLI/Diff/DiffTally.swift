@@ -2,17 +2,22 @@ import Junction
 import JunctionTooling
 
 /// What a diff found over (a share of) a corpus: how many requests were decided, how many
-/// changed and of what kind, the first few of each kind (distinct URLs, in corpus order),
-/// and what the new bundle's decisions exercised.
+/// changed and of what kind, each kind by the cause where the decisions part, the first few
+/// of each kind (distinct URLs, in corpus order), and what the new bundle's decisions
+/// exercised.
 struct DiffTally: Sendable {
     /// How many samples each kind keeps.
     let sampleLimit: Int
+    /// How many distinct causes each kind keeps.
+    let causeLimit: Int
     /// Requests decided by both bundles.
     private(set) var requests = 0
     /// Requests whose decisions differ.
     private(set) var changed = 0
     /// Changes by kind.
     private(set) var counts: [DecisionChange.Kind: Int] = [:]
+    /// Changes of each kind by their cause.
+    private(set) var causes: [DecisionChange.Kind: CauseCounts] = [:]
     /// The first samples of each kind.
     private(set) var samples: [DecisionChange.Kind: [DiffSample]] = [:]
     /// The routes and rules the new bundle's decisions went through.
@@ -20,14 +25,21 @@ struct DiffTally: Sendable {
     /// The keys of the samples kept, by kind: a URL seen again is found in constant time.
     private var sampleKeys: [DecisionChange.Kind: Set<String>] = [:]
 
-    init(sampleLimit: Int) {
+    /// Nothing tallied yet.
+    /// - Parameters:
+    ///   - sampleLimit: How many samples each kind keeps.
+    ///   - causeLimit: How many distinct causes each kind keeps; the rest count as other.
+    init(sampleLimit: Int, causeLimit: Int = CauseCounts.defaultLimit) {
         self.sampleLimit = sampleLimit
+        self.causeLimit = causeLimit
     }
 
-    /// Decides each request of `share` under both deciders and tallies the changes.
+    /// Decides each request of `share` under both deciders and tallies the changes. A
+    /// share is part of one batch, so it counts every cause it meets: merged in order into
+    /// a bounded tally, the shares count exactly what one pass would.
     static func deciding(_ share: ArraySlice<CorpusRequest>, old: Decider, new: Decider, sampleLimit: Int) -> DiffTally
     {
-        var tally = DiffTally(sampleLimit: sampleLimit)
+        var tally = DiffTally(sampleLimit: sampleLimit, causeLimit: .max)
         for request in share {
             let before = old.decide(request.request, context: request.context)
             let after = new.decide(request.request, context: request.context)
@@ -43,6 +55,7 @@ struct DiffTally: Sendable {
         guard let change = DecisionChange(old: old, new: new) else { return }
         changed += 1
         counts[change.kind, default: 0] += 1
+        causes[change.kind, default: CauseCounts(limit: causeLimit)].add(change.cause)
         keep(DiffSample(line: request.line, context: request.context, old: old, new: new, change: change))
     }
 
@@ -51,6 +64,7 @@ struct DiffTally: Sendable {
         requests += later.requests
         changed += later.changed
         counts.merge(later.counts, uniquingKeysWith: +)
+        for (kind, later) in later.causes { causes[kind, default: CauseCounts(limit: causeLimit)].merge(later) }
         for kind in DecisionChange.Kind.allCases {
             for sample in later.samples[kind] ?? [] { keep(sample) }
         }

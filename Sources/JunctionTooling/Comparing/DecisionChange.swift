@@ -23,6 +23,10 @@ public struct DecisionChange: Sendable, Hashable {
     /// location, for rules without one); empty unless ``kind`` is ``Kind/ruleNowFails``.
     public var failingRules: [String]
 
+    /// What the change is put down to: the rule, redirect, route or dispatcher at the
+    /// step where the traces part.
+    public var cause: DivergenceCause { DivergenceCause(divergence) }
+
     /// The change from `old` to `new`, or `nil` when the app would do the same thing.
     /// - Parameters:
     ///   - old: The decision under the policy shipped now.
