@@ -20,9 +20,15 @@ struct DiffCommand: ParsableCommand {
             other) — and its first samples (distinct URLs) with both decisions and that step, \
             then the routes and rules of NEW the corpus never exercised. A line without a source is decided once per --source, one without a context \
             once per context of --contexts FILE (JSON objects, one a line, over the --context \
-            values). Exit status: 0 when the checks pass; 1 when there are more changes than \
-            --max-changes or a change of a --fail-on kind; 2 when a bundle does not load; 3 when \
-            the corpus, a --context or a --source is unusable (FILE:LINE: error: …).
+            values). A corpus line that cannot be read (bad JSON, a context that does not fit \
+            NEW's schema, an unknown source, a line too long) is skipped and counted: the report \
+            shows how many and the first \(SkippedLines.keptLimit) as FILE:LINE: what is wrong; \
+            --strict-corpus stops at the first instead. Exit status: 0 when the checks pass and \
+            every line was read; 1 when there are more changes than --max-changes or a change of \
+            a --fail-on kind (whether or not lines were skipped); 2 when a bundle does not load; \
+            3 when the corpus as a whole, a --context or a --source is unusable, or with \
+            --strict-corpus a line is (FILE:LINE: error: …); 4 when the checks pass but lines \
+            were skipped.
             """
     )
 
@@ -74,6 +80,14 @@ struct DiffCommand: ParsableCommand {
     @Flag(name: .customLong("no-progress"), help: "No progress line on standard error, even on a terminal.")
     var noProgress = false
 
+    @Flag(
+        name: .customLong("strict-corpus"),
+        help: "Stop at the first corpus line that cannot be read (exit 3) instead of skipping it.")
+    var strictCorpus = false
+
+    /// The exit status of a run whose checks pass but that skipped corpus lines.
+    static let skippedLinesStatus: Int32 = 4
+
     func validate() throws {
         guard (0...1_000).contains(samples) else { throw ValidationError("--samples is between 0 and 1000") }
         if let maxChanges, maxChanges < 0 { throw ValidationError("--max-changes is 0 or more") }
@@ -104,7 +118,7 @@ struct DiffCommand: ParsableCommand {
         let (before, after) = (loaded[0], loaded[1])
         // The candidate's manifest says which sources and context keys there are.
         var opened = try values.corpus(sources: source.isEmpty ? ["internal"] : source)
-            .open(corpus, manifest: after.loaded.bundle.manifest)
+            .open(corpus, manifest: after.loaded.bundle.manifest, skipsBadLines: !strictCorpus)
 
         var tally = DiffTally(sampleLimit: samples)
         var progress = DiffProgress(enabled: !noProgress)
@@ -126,7 +140,7 @@ struct DiffCommand: ParsableCommand {
                 failure = problem
                 break
             }
-            if requests.isEmpty { break }
+            if opened.finished { break }
         }
         progress.finish()
         if let failure {
@@ -135,7 +149,7 @@ struct DiffCommand: ParsableCommand {
         }
         let report = DiffReport(
             old: before.label, new: after.label, newLabel: after.loaded.label, corpus: corpus,
-            lines: opened.reader.lines, tally: tally,
+            lines: opened.reader.lines, skipped: opened.skipped, tally: tally,
             unexercisedRoutes: tally.exercise.unexercisedRoutes(of: after.loaded.bundle).map(\.name),
             unexercisedRules: tally.exercise.unexercisedRules(of: after.loaded.bundle),
             failedChecks: checks(tally))
@@ -153,8 +167,14 @@ struct DiffCommand: ParsableCommand {
         } else {
             print(rendered, terminator: format == .html ? "" : "\n")
         }
+        if opened.skipped.count > 0, let first = opened.skipped.first.first {
+            printError(
+                "diff: \(opened.skipped.count) corpus \(opened.skipped.count == 1 ? "line" : "lines") skipped, "
+                    + "the first: \(SkippedLines.line(first))")
+        }
         for check in report.failedChecks { printError("diff: " + check) }
         if !report.failedChecks.isEmpty { throw ExitCode(1) }
+        if opened.skipped.count > 0 { throw ExitCode(Self.skippedLinesStatus) }
     }
 
     /// Why the run fails `--max-changes` and `--fail-on`.

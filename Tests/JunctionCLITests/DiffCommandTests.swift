@@ -370,10 +370,12 @@ import Testing
         #expect(result.stderr.contains("not in the keyring"), "\(result.stderr)")
     }
 
-    @Test func aContextThatDoesNotFitTheSchemaIsExit3WithItsLine() throws {
+    /// With --strict-corpus, as before bad lines were skipped (CorpusBadLineTests); a
+    /// --contexts file is an option, never skipped.
+    @Test func aContextThatDoesNotFitTheSchemaIsExit3WithItsLineUnderStrictCorpus() throws {
         let corpus = try EvalCorpusTests.corpus(
             "myapp://home\n{\"url\": \"myapp://home\", \"context\": {\"user\": {\"id\": \"seven\"}}}\n")
-        let result = try CLIRunner.run(["diff", Self.example, Self.example, "--urls", corpus])
+        let result = try CLIRunner.run(["diff", Self.example, Self.example, "--urls", corpus, "--strict-corpus"])
         #expect(result.status == 3)
         #expect(result.stderr.hasPrefix("\(corpus):2: error: context: "), "\(result.stderr)")
         #expect(result.stderr.contains("user.id"), "\(result.stderr)")

@@ -8,6 +8,11 @@ import Junction
 /// most ``maximumLineBytes``; a longer one is an error naming its line, and the file is
 /// never held whole: batches of ``batchSize`` entries are read as they are decided. A
 /// line's context must fit the bundle's context schema, when it declares one.
+///
+/// An error of a line (its ``CorpusError/line`` above 0) leaves the reader past that
+/// line, so the next batch goes on with the next one — a line too long included, whose
+/// rest is stepped over without being kept; an error of the file (line 0: it cannot be
+/// read, its gzip is damaged) ends it.
 struct CorpusReader {
     /// The longest line read.
     static let maximumLineBytes = 65_536
@@ -25,6 +30,9 @@ struct CorpusReader {
     private var atEnd = false
     private var lineNumber = 0
     private var examinedLines = 0
+    /// Whether the bytes up to the next line end belong to a line already refused as too
+    /// long, and are dropped as they come.
+    private var droppingLongLine = false
 
     /// A reader of `path` (`-` for standard input).
     /// - Parameters:
@@ -64,6 +72,21 @@ struct CorpusReader {
     /// The next line's bytes without its end, or `nil` at the end of the file.
     private mutating func nextLine() throws(CorpusError) -> ArraySlice<UInt8>? {
         while true {
+            if droppingLongLine {
+                if let end = buffer[offset...].firstIndex(of: 0x0A) {
+                    offset = end + 1
+                    droppingLongLine = false
+                } else {
+                    (buffer, offset) = ([], 0)
+                    if atEnd {
+                        droppingLongLine = false
+                        return nil
+                    }
+                    let chunk = try bytes.next()
+                    if chunk.isEmpty { atEnd = true } else { buffer = chunk }
+                    continue
+                }
+            }
             skipEmptyLines()
             if let end = buffer[offset...].firstIndex(of: 0x0A) {
                 let line = buffer[offset..<end]
@@ -82,8 +105,15 @@ struct CorpusReader {
                 try checkLength(line.count, line: lineNumber)
                 return line
             }
-            // A line still without its end is not read past the limit.
-            try checkLength(buffer.count - offset, line: lineNumber + 1)
+            // A line still without its end is not read past the limit: the rest of it is
+            // dropped as it comes, if the reader is asked for more.
+            if buffer.count - offset > Self.maximumLineBytes {
+                lineNumber += 1
+                examinedLines += 1
+                (buffer, offset) = ([], 0)
+                droppingLongLine = true
+                try checkLength(Self.maximumLineBytes + 1, line: lineNumber)
+            }
             buffer.removeFirst(offset)
             offset = 0
             let chunk = try bytes.next()

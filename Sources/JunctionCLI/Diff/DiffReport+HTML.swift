@@ -3,7 +3,7 @@ import JunctionTooling
 
 extension DiffReport {
     /// One self-contained page — no script, no request leaves it (its Content-Security-Policy
-    /// forbids both): the totals, a bar chart of changes by kind, then each kind's table of
+    /// forbids both): the totals, the corpus lines skipped, a bar chart of changes by kind, then each kind's table of
     /// causes (where the decisions part, most frequent first) and its samples with the two
     /// traces side by side, the step where they part marked. Every text from
     /// the corpus or the bundles is escaped.
@@ -21,6 +21,7 @@ extension DiffReport {
             <span id="changed" data-count="\(tally.changed)">\(grouped(tally.changed))</span> changed (\(share(tally.changed))).</p>
 
             """
+        page += skippedLines()
         if !failedChecks.isEmpty {
             page += "<ul class=\"failed\">" + failedChecks.map { "<li>\(Self.escape($0))</li>" }.joined() + "</ul>\n"
         }
@@ -39,6 +40,25 @@ extension DiffReport {
             page += "</ul>\n"
         }
         return page + "</body></html>\n"
+    }
+
+    /// How many corpus lines were skipped, and the first of them with where and why.
+    private func skippedLines() -> String {
+        guard skipped.count > 0 else { return "" }
+        var html =
+            "<section class=\"skipped\" id=\"skipped\" data-count=\"\(skipped.count)\"><p>"
+            + "\(grouped(skipped.count)) corpus \(skipped.count == 1 ? "line" : "lines") skipped: "
+            + "\(skipped.count == 1 ? "it" : "they") cannot be read (<code>--strict-corpus</code> stops at the first)."
+            + "</p><ul>"
+        for error in skipped.first {
+            html +=
+                "<li data-line=\"\(error.line)\"><code>\(Self.escape(error.file)):\(error.line)</code>: "
+                + "\(Self.escape(error.message))</li>"
+        }
+        if skipped.count > skipped.first.count {
+            html += "<li>… and \(grouped(skipped.count - skipped.first.count)) more</li>"
+        }
+        return html + "</ul></section>\n"
     }
 
     /// Changes by kind as horizontal bars, most frequent first.
@@ -150,7 +170,7 @@ extension DiffReport {
     private static let style = """
         body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d1d1f;max-width:1400px}\
         h1{font-size:20px}h2{font-size:16px;margin-top:28px}code{font:12px ui-monospace,monospace}\
-        .totals{font-size:15px}.failed{color:#b00020;font-weight:600}\
+        .totals{font-size:15px}.failed{color:#b00020;font-weight:600}.skipped{color:#8a4b00}\
         .chart text{font-size:13px;fill:#1d1d1f}.chart .count{font-weight:600}\
         .bad{fill:#d93025}.shift{fill:#f29900}.mild{fill:#1a73e8}\
         .sample{margin:10px 0;border:1px solid #ddd;border-radius:6px;padding:6px 10px}\

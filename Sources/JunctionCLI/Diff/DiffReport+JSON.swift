@@ -2,7 +2,8 @@ import Junction
 import JunctionTooling
 
 extension DiffReport {
-    /// One JSON document: `requests`, `changed`, and `kinds` — every kind, with its
+    /// One JSON document: `lines` read, `skipped_lines` (`count`, and the `first` few as
+    /// `file`, `line`, `message`), `requests`, `changed`, and `kinds` — every kind, with its
     /// `count`, its `causes` (most frequent first: `count`, `kind`, `stage`, `name`,
     /// `location`, `text`) and `other_causes` (changes of causes past the cap kept), and
     /// `samples` (`url`, `source`, `line`, `context`, `old` and `new` decisions as
@@ -14,6 +15,17 @@ extension DiffReport {
         object.add("new", .string(new))
         object.add("corpus", .string(corpus))
         object.add("lines", .raw(String(lines)))
+        var skippedLines = JSONWriter()
+        skippedLines.add("count", .raw(String(skipped.count)))
+        let first = skipped.first.map { error in
+            var line = JSONWriter()
+            line.add("file", .string(error.file))
+            line.add("line", .raw(String(error.line)))
+            line.add("message", .string(error.message))
+            return line.rendered
+        }
+        skippedLines.add("first", .raw("[" + first.joined(separator: ", ") + "]"))
+        object.add("skipped_lines", .raw(skippedLines.rendered))
         object.add("requests", .raw(String(tally.requests)))
         object.add("changed", .raw(String(tally.changed)))
         var kinds = JSONWriter()

@@ -2,7 +2,7 @@ import Junction
 import JunctionTooling
 
 extension DiffReport {
-    /// The report for people: the totals, a line per kind, each kind's causes (where the
+    /// The report for people: the totals, the corpus lines skipped, a line per kind, each kind's causes (where the
     /// decisions part, most frequent first) and samples with both decisions and where their
     /// traces part, and what the corpus never reached.
     var text: String {
@@ -11,6 +11,7 @@ extension DiffReport {
             "\(grouped(tally.requests)) requests decided (\(grouped(lines)) lines of \(corpus)), "
                 + "\(grouped(tally.changed)) changed (\(share(tally.changed)))",
         ]
+        out.append(contentsOf: skippedLines())
         let kinds = tally.kindsFound
         if !kinds.isEmpty {
             out.append("")
@@ -34,6 +35,21 @@ extension DiffReport {
             for rule in unexercisedRules { out.append("  " + rule) }
         }
         return out.joined(separator: "\n")
+    }
+
+    /// How many corpus lines were skipped, and the first of them: `FILE:LINE: what is wrong`.
+    private func skippedLines() -> [String] {
+        guard skipped.count > 0 else { return [] }
+        let noun = skipped.count == 1 ? "line" : "lines"
+        var lines = [
+            "\(grouped(skipped.count)) corpus \(noun) skipped: \(skipped.count == 1 ? "it" : "they") cannot be read "
+                + "(--strict-corpus stops at the first)"
+        ]
+        lines += skipped.first.map { "  " + SkippedLines.line($0) }
+        if skipped.count > skipped.first.count {
+            lines.append("  … and \(grouped(skipped.count - skipped.first.count)) more")
+        }
+        return lines
     }
 
     /// `  412 by rule "checkout-rollout" (rollout.lua:3)`, a line per cause of `kind`, most

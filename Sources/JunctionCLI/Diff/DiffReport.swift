@@ -1,7 +1,7 @@
 import Junction
 
-/// A diff's findings, ready to render: both bundles, the tally, what the corpus never
-/// exercised in the new bundle, and the CI checks that failed.
+/// A diff's findings, ready to render: both bundles, the corpus lines skipped, the tally,
+/// what the corpus never exercised in the new bundle, and the CI checks that failed.
 struct DiffReport {
     /// `example@3 (rules/example)`.
     let old: String
@@ -13,6 +13,9 @@ struct DiffReport {
     let corpus: String
     /// Corpus lines read.
     let lines: Int
+    /// The corpus lines that could not be read and were skipped.
+    let skipped: SkippedLines
+    /// What the corpus's requests did under both bundles.
     let tally: DiffTally
     /// The new bundle's routes no decision matched, by name.
     let unexercisedRoutes: [String]
