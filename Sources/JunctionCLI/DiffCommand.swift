@@ -18,9 +18,11 @@ struct DiffCommand: ParsableCommand {
             each kind's count, broken down by cause — the rule, redirect or route at the first \
             trace step where the decisions part, most frequent first (50 a kind, the rest as \
             other) — and its first samples (distinct URLs) with both decisions and that step, \
-            then the routes and rules of NEW the corpus never exercised. A line without a source is decided once per --source, one without a context \
-            once per context of --contexts FILE (JSON objects, one a line, over the --context \
-            values). A corpus line that cannot be read (bad JSON, a context that does not fit \
+            then the routes and rules of NEW the corpus never exercised. A request whose \
+            context's app_version is below NEW's minimum_host_version is not decided: that device \
+            refuses NEW and keeps OLD, so it is counted apart, not as a change. A line without a \
+            source is decided once per --source, one without a context once per context of \
+            --contexts FILE (JSON objects, one a line, over the --context values). A corpus line that cannot be read (bad JSON, a context that does not fit \
             NEW's schema, an unknown source, a line too long) is skipped and counted: the report \
             shows how many and the first \(SkippedLines.keptLimit) as FILE:LINE: what is wrong; \
             --strict-corpus stops at the first instead. Exit status: 0 when the checks pass and \
@@ -123,13 +125,14 @@ struct DiffCommand: ParsableCommand {
         var tally = DiffTally(sampleLimit: samples)
         var progress = DiffProgress(enabled: !noProgress)
         let (oldDecider, newDecider, limit) = (before.loaded.decider, after.loaded.decider, samples)
+        let floor = HostVersionFloor(minimum: after.loaded.bundle.manifest.minimumHostVersion)
         var failure: CorpusError?
         while true {
             let (requests, problem) = opened.nextBatch()
             for share in ParallelShares.map(
                 requests,
                 { share in
-                    DiffTally.deciding(share, old: oldDecider, new: newDecider, sampleLimit: limit)
+                    DiffTally.deciding(share, old: oldDecider, new: newDecider, floor: floor, sampleLimit: limit)
                 })
             {
                 tally.merge(share)
@@ -148,7 +151,8 @@ struct DiffCommand: ParsableCommand {
             throw ExitCode(3)
         }
         let report = DiffReport(
-            old: before.label, new: after.label, newLabel: after.loaded.label, corpus: corpus,
+            old: before.label, new: after.label, oldLabel: before.loaded.label, newLabel: after.loaded.label,
+            minimumHostVersion: floor.minimum, corpus: corpus,
             lines: opened.reader.lines, skipped: opened.skipped, tally: tally,
             unexercisedRoutes: tally.exercise.unexercisedRoutes(of: after.loaded.bundle).map(\.name),
             unexercisedRules: tally.exercise.unexercisedRules(of: after.loaded.bundle),

@@ -3,7 +3,8 @@ import JunctionTooling
 
 extension DiffReport {
     /// One self-contained page — no script, no request leaves it (its Content-Security-Policy
-    /// forbids both): the totals, the corpus lines skipped, a bar chart of changes by kind, then each kind's table of
+    /// forbids both): the totals, the requests from apps too old for the new bundle, the
+    /// corpus lines skipped, a bar chart of changes by kind, then each kind's table of
     /// causes (where the decisions part, most frequent first) and its samples with the two
     /// traces side by side, the step where they part marked. Every text from
     /// the corpus or the bundles is escaped.
@@ -21,6 +22,11 @@ extension DiffReport {
             <span id="changed" data-count="\(tally.changed)">\(grouped(tally.changed))</span> changed (\(share(tally.changed))).</p>
 
             """
+        if let belowMinimumHostSentence {
+            page +=
+                "<p class=\"below-minimum\" id=\"below-minimum\" data-count=\"\(tally.belowMinimumHost)\">"
+                + "\(Self.escape(belowMinimumHostSentence)).</p>\n"
+        }
         page += skippedLines()
         if !failedChecks.isEmpty {
             page += "<ul class=\"failed\">" + failedChecks.map { "<li>\(Self.escape($0))</li>" }.joined() + "</ul>\n"

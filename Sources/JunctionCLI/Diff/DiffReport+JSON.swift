@@ -3,7 +3,9 @@ import JunctionTooling
 
 extension DiffReport {
     /// One JSON document: `lines` read, `skipped_lines` (`count`, and the `first` few as
-    /// `file`, `line`, `message`), `requests`, `changed`, and `kinds` — every kind, with its
+    /// `file`, `line`, `message`), `requests` decided, `below_minimum_host_version` (the new
+    /// bundle's `minimum_host_version`, the `requests` from older apps, not decided, and the
+    /// bundle they `keep`), `changed`, and `kinds` — every kind, with its
     /// `count`, its `causes` (most frequent first: `count`, `kind`, `stage`, `name`,
     /// `location`, `text`) and `other_causes` (changes of causes past the cap kept), and
     /// `samples` (`url`, `source`, `line`, `context`, `old` and `new` decisions as
@@ -27,6 +29,11 @@ extension DiffReport {
         skippedLines.add("first", .raw("[" + first.joined(separator: ", ") + "]"))
         object.add("skipped_lines", .raw(skippedLines.rendered))
         object.add("requests", .raw(String(tally.requests)))
+        var belowMinimumHost = JSONWriter()
+        belowMinimumHost.add("minimum_host_version", minimumHostVersion.map { .string($0.description) } ?? .null)
+        belowMinimumHost.add("requests", .raw(String(tally.belowMinimumHost)))
+        belowMinimumHost.add("keep", .string(oldLabel))
+        object.add("below_minimum_host_version", .raw(belowMinimumHost.rendered))
         object.add("changed", .raw(String(tally.changed)))
         var kinds = JSONWriter()
         for kind in DecisionChange.Kind.allCases {

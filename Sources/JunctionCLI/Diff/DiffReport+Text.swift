@@ -2,7 +2,8 @@ import Junction
 import JunctionTooling
 
 extension DiffReport {
-    /// The report for people: the totals, the corpus lines skipped, a line per kind, each kind's causes (where the
+    /// The report for people: the totals, the requests from apps too old for the new
+    /// bundle, the corpus lines skipped, a line per kind, each kind's causes (where the
     /// decisions part, most frequent first) and samples with both decisions and where their
     /// traces part, and what the corpus never reached.
     var text: String {
@@ -11,6 +12,7 @@ extension DiffReport {
             "\(grouped(tally.requests)) requests decided (\(grouped(lines)) lines of \(corpus)), "
                 + "\(grouped(tally.changed)) changed (\(share(tally.changed)))",
         ]
+        if let belowMinimumHostSentence { out.append(belowMinimumHostSentence) }
         out.append(contentsOf: skippedLines())
         let kinds = tally.kindsFound
         if !kinds.isEmpty {

@@ -7,8 +7,13 @@ struct DiffReport {
     let old: String
     /// `example@4 (tonight/)`.
     let new: String
+    /// The old bundle's `name@version`.
+    let oldLabel: String
     /// The new bundle's `name@version`.
     let newLabel: String
+    /// The new bundle's `minimum_host_version`: requests from older apps keep the old
+    /// bundle (``DiffTally/belowMinimumHost``).
+    let minimumHostVersion: SemanticVersion?
     /// The corpus file.
     let corpus: String
     /// Corpus lines read.
@@ -23,6 +28,17 @@ struct DiffReport {
     let unexercisedRules: [String]
     /// Why the run fails `--max-changes` or `--fail-on`, one sentence each.
     let failedChecks: [String]
+
+    /// `12 requests from app versions below 6.1.0 keep yesterday's bundle (example@3)…`, or
+    /// `nil` when no request is from such an app.
+    var belowMinimumHostSentence: String? {
+        guard tally.belowMinimumHost > 0, let minimumHostVersion else { return nil }
+        let count = tally.belowMinimumHost
+        return "\(grouped(count)) \(count == 1 ? "request" : "requests") from app versions below "
+            + "\(minimumHostVersion) \(count == 1 ? "keeps" : "keep") yesterday's bundle (\(oldLabel)): "
+            + "\(newLabel) needs \(minimumHostVersion) or later (minimum_host_version); not decided, "
+            + "not counted as changes"
+    }
 
     /// `12.5%` of the requests, to one decimal (`<0.1%` for a few in many).
     func share(_ count: Int) -> String {

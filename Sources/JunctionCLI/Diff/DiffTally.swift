@@ -12,6 +12,9 @@ struct DiffTally: Sendable {
     let causeLimit: Int
     /// Requests decided by both bundles.
     private(set) var requests = 0
+    /// Requests from apps older than the new bundle's `minimum_host_version`: they keep
+    /// the old bundle, so they were not decided.
+    private(set) var belowMinimumHost = 0
     /// Requests whose decisions differ.
     private(set) var changed = 0
     /// Changes by kind.
@@ -34,13 +37,19 @@ struct DiffTally: Sendable {
         self.causeLimit = causeLimit
     }
 
-    /// Decides each request of `share` under both deciders and tallies the changes. A
-    /// share is part of one batch, so it counts every cause it meets: merged in order into
-    /// a bounded tally, the shares count exactly what one pass would.
-    static func deciding(_ share: ArraySlice<CorpusRequest>, old: Decider, new: Decider, sampleLimit: Int) -> DiffTally
-    {
+    /// Decides each request of `share` under both deciders and tallies the changes; a
+    /// request from an app below `floor` is only counted. A share is part of one batch, so
+    /// it counts every cause it meets: merged in order into a bounded tally, the shares
+    /// count exactly what one pass would.
+    static func deciding(
+        _ share: ArraySlice<CorpusRequest>, old: Decider, new: Decider, floor: HostVersionFloor, sampleLimit: Int
+    ) -> DiffTally {
         var tally = DiffTally(sampleLimit: sampleLimit, causeLimit: .max)
         for request in share {
+            if floor.isBelow(request.context) {
+                tally.belowMinimumHost += 1
+                continue
+            }
             let before = old.decide(request.request, context: request.context)
             let after = new.decide(request.request, context: request.context)
             tally.record(request, old: before, new: after)
@@ -62,6 +71,7 @@ struct DiffTally: Sendable {
     /// Adds a later share's tally: its samples come after this one's.
     mutating func merge(_ later: DiffTally) {
         requests += later.requests
+        belowMinimumHost += later.belowMinimumHost
         changed += later.changed
         counts.merge(later.counts, uniquingKeysWith: +)
         for (kind, later) in later.causes { causes[kind, default: CauseCounts(limit: causeLimit)].merge(later) }
