@@ -63,9 +63,10 @@ struct EvalCommand: ParsableCommand {
             throw UsageError("--contexts multiplies a corpus: give it with --urls").report("eval")
         }
         let params: [String: RuleValue]
+        let context: ContextArguments
         do {
             // What can be checked without the bundle is, first: a typo costs no load.
-            _ = try KeyValueArguments.split(values.context, option: "--context")
+            context = try ContextArguments(values.context)
             params = try KeyValueArguments.parse(values.param, option: "--param")
         } catch {
             printError(error.message)
@@ -85,7 +86,7 @@ struct EvalCommand: ParsableCommand {
         }
         let contextValues: [String: RuleValue]
         do {
-            contextValues = try KeyValueArguments.parse(values.context, option: "--context", schema: manifest.context)
+            contextValues = try context.values(schema: manifest.context)
         } catch {
             printError(error.message)
             throw ExitCode(3)

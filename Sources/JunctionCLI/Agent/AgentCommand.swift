@@ -20,7 +20,11 @@ struct AgentCommand: AsyncParsableCommand {
             seconds, sooner after a failure (exponential backoff with full jitter, Retry-After \
             honoured). Each poll is printed — activated, unchanged, refused or unreachable — \
             followed by the decision for each --decide URL under the active bundle, with the \
-            --context values (typed as YAML types them: app_version=\\"5.4.0\\" is text). With --json, \
+            --context values typed as eval and diff type them: by the active bundle's context: \
+            schema when it declares one (app_version=6.2 is then the text 6.2 for a version key), \
+            else as YAML types them (app_version=\\"6.2\\" is text). Values the launched \
+            bundle's schema does not take exit 2; under an update whose schema does not take \
+            them, each URL's line says why it was not decided. With --json, \
             one object per line with "event" (launched, activated, unchanged, refused, \
             unreachable, decision), "seq" and "reason" where they apply. The embedded bundle is \
             --embedded: a .jbundle signed by a --pubkey key, or a bundle folder (built in memory \
@@ -106,6 +110,10 @@ struct AgentCommand: AsyncParsableCommand {
                 logger: setup.logger)
         } catch {
             printError("agent: \(error)")
+            throw ExitCode(2)
+        }
+        do { _ = try output.context(under: updater.policy) } catch {
+            printError("agent: error: \(error.message)")
             throw ExitCode(2)
         }
         output.launched(await updater.installer.status(), policy: updater.policy)

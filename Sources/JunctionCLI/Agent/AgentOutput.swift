@@ -5,9 +5,19 @@ import JunctionShipping
 /// What `junction agent` prints: the launch, each poll, and the decisions after it — as
 /// lines a person follows, or with `--json` one object per line.
 struct AgentOutput {
+    /// Whether each line is a JSON object.
     var json: Bool
+    /// The URLs decided after each poll.
     var decide: [String]
-    var context: ContextSnapshot
+    /// The `--context` values, typed by the schema of the bundle active when they are used.
+    var context: ContextArguments
+
+    /// The context the `--decide` URLs are decided in under `policy`: the values typed by
+    /// its bundle's `context:` schema, as `eval` and `diff` type them.
+    /// - Throws: The first value the schema does not take, with its option, key and type.
+    func context(under policy: ActivePolicy) throws(KeyValueArguments.ParseError) -> ContextSnapshot {
+        ContextSnapshot(try context.values(schema: policy.current.bundle?.manifest.context))
+    }
 
     func launched(_ status: UpdateStatus, policy: ActivePolicy) {
         if json {
@@ -65,6 +75,24 @@ struct AgentOutput {
     }
 
     private func decisions(_ policy: ActivePolicy) {
+        guard !decide.isEmpty else { return }
+        let context: ContextSnapshot
+        do { context = try self.context(under: policy) } catch {
+            // An update whose schema does not take the values: nothing is decided in a
+            // context the command line did not mean.
+            for url in decide {
+                if json {
+                    var object = JSONWriter()
+                    object.add("event", .string("decision"))
+                    object.add("url", .string(url))
+                    object.add("error", .string(error.message))
+                    emit(object.rendered)
+                } else {
+                    emit("  \(url) → not decided: \(error.message)")
+                }
+            }
+            return
+        }
         for url in decide {
             let decision = policy.decide(RouteRequest(url), context: context)
             if json {

@@ -20,7 +20,8 @@ struct AgentSetup {
     var configuration: UpdaterConfiguration
     var transport: any UpdateTransport
     var logger: Logger
-    var context: ContextSnapshot
+    /// The `--context` values, typed by the active bundle's schema at each decision.
+    var context: ContextArguments
 
     init(_ command: AgentCommand) throws(UsageError) {
         channel = command.channel.url
@@ -32,9 +33,7 @@ struct AgentSetup {
                 throw UsageError("--pubkey \(path): \(error)")
             }
         }
-        do { context = ContextSnapshot(try KeyValueArguments.parse(command.context, option: "--context")) } catch {
-            throw UsageError(error.message)
-        }
+        do { context = try ContextArguments(command.context) } catch { throw UsageError(error.message) }
 
         do {
             try FileManager.default.createDirectory(atPath: command.state, withIntermediateDirectories: true)

@@ -77,7 +77,7 @@ struct CorpusOptions {
     func open(_ path: String, manifest: BundleManifest, skipsBadLines: Bool = false) throws(ExitCode) -> Opened {
         do {
             let params = try KeyValueArguments.parse(self.params, option: "--param")
-            let base = try KeyValueArguments.parse(context, option: "--context", schema: manifest.context)
+            let base = try ContextArguments(context).values(schema: manifest.context)
             for source in sources {
                 if let message = manifest.unknownSourceMessage(source) {
                     throw KeyValueArguments.ParseError(message: "--source: \(message)")
