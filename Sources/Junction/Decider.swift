@@ -167,7 +167,19 @@ public final class Decider: Sendable {
     /// - Returns: The decision, with its trace. Never throws: a failing rule, a bad URL
     ///   or a redirect loop is a decision too.
     public func decide(_ request: RouteRequest, context: ContextSnapshot = .empty) -> Decision {
-        var run = DecisionRun(decider: self, request: request, context: context)
+        decide(request, context: context, passedGates: [])
+    }
+
+    /// Decides a request resumed after gates, as the router does once a gate's page
+    /// finishes: gating on one of `passedGates` again is a gate loop. What a rule test's
+    /// `then:` runs.
+    /// - Parameters:
+    ///   - request: What was asked.
+    ///   - context: What rules read as `ctx`.
+    ///   - passedGates: The gates the request passed and resumed after, in order.
+    /// - Returns: The decision.
+    package func decide(_ request: RouteRequest, context: ContextSnapshot, passedGates: [String]) -> Decision {
+        var run = DecisionRun(decider: self, request: request, context: context, passedGates: passedGates)
         guard let engines else {
             var none = NoDeclaredFunctions()
             return run.run(&none)

@@ -102,7 +102,7 @@ import Testing
         ),
         (
             #"[{"name":"t","open":"a","expect":{"route":"r","gates":"g"},"# + location + "}]",
-            "tests.json: [0].expect.gates: unknown member; [0].expect has cause, code, fails, gate, hand_over, no_redirect, params, reason, redirect, reject, respond, route, unmatched"
+            "tests.json: [0].expect.gates: unknown member; [0].expect has cause, code, fails, gate, hand_over, no_redirect, params, reason, redirect, reject, respond, route, then, unmatched"
         ),
         (
             #"[{"name":"t","open":"a","params":[1],"expect":{"unmatched":true},"# + location + "}]",

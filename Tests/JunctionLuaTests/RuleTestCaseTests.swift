@@ -73,17 +73,17 @@ import Testing
         (
             "tests:\n  - open: myapp://a\n    expect: {}",
             "t.yaml:3:13: error: expect: says nothing to check; give route, params, redirect, reject, code, reason, "
-                + "cause, gate, respond, unmatched, hand_over or fails"
+                + "cause, gate, respond, unmatched, hand_over, then or fails"
         ),
         (
             "tests:\n  - open: myapp://a\n    expect: { rout: a }",
             "t.yaml:3:15: error: unknown key \"rout\" in expect; expected one of route, params, redirect, reject, "
-                + "code, reason, cause, gate, respond, unmatched, hand_over, fails; did you mean \"route\"?"
+                + "code, reason, cause, gate, respond, unmatched, hand_over, then, fails; did you mean \"route\"?"
         ),
         (
             "tests:\n  - open: myapp://a\n    expect: { failed: true }",
             "t.yaml:3:15: error: unknown key \"failed\" in expect; expected one of route, params, redirect, reject, "
-                + "code, reason, cause, gate, respond, unmatched, hand_over, fails; did you mean \"fails\"?"
+                + "code, reason, cause, gate, respond, unmatched, hand_over, then, fails; did you mean \"fails\"?"
         ),
         (
             "tests:\n  - open: myapp://a\n    context: [1]\n    expect: { route: a }",

@@ -33,10 +33,11 @@ struct DecisionRun {
     /// read per step.
     private var lastTick = MonotonicClock.nanoseconds()
 
-    init(decider: Decider, request: RouteRequest, context: ContextSnapshot) {
+    init(decider: Decider, request: RouteRequest, context: ContextSnapshot, passedGates: [String] = []) {
         self.decider = decider
         self.request = request
         self.context = context
+        self.passedGates = passedGates
         steps.reserveCapacity(8)
     }
 

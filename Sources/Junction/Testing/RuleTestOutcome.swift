@@ -56,6 +56,10 @@ package struct RuleTestOutcome: Sendable {
     package let test: RuleTestCase
     /// The decision the pipeline made for it.
     package let decision: Decision
+    /// The decisions of the request resumed after each gate `then:` follows, in order.
+    package let resumed: [Decision]
+    /// The decision and those resumed after gates: what the test ran, for coverage.
+    package var decisions: [Decision] { [decision] + resumed }
     /// Every rule that failed while deciding, in the order they ran.
     package let failedRules: [FailedRule]
     /// One line per expectation that failed: `expected gate myapp://login, got open moments`.
@@ -81,10 +85,37 @@ extension Decider {
         let context: [String: RuleValue] = if case .table(let fields) = test.context { fields } else { [:] }
         let request = RouteRequest(test.open, params: params, source: RequestSource(rawValue: test.source))
         let decision = decide(request, context: ContextSnapshot(context))
-        let failedRules = decision.trace.steps.compactMap(RuleTestOutcome.FailedRule.init)
+        var failedRules = decision.trace.steps.compactMap(RuleTestOutcome.FailedRule.init)
         var failures = check(test.expectation, against: decision)
         failures += Self.check(test.expectation.failures, against: failedRules, decision: decision)
-        return RuleTestOutcome(test: test, decision: decision, failedRules: failedRules, failures: failures)
+        // then: the gate held; decide again under the context after it, as the router resumes.
+        var resumed: [Decision] = []
+        var expectation = test.expectation
+        var current = (decision: decision, context: test.context)
+        var gates: [String] = []
+        while failures.isEmpty, let then = expectation.then, case .gate(let url, let resume) = current.decision.outcome
+        {
+            guard resume else {
+                failures.append(
+                    "expected the gate \(url) to resume the request, for then: to follow, but it does not: return "
+                        + "gate(url, { resume = true })")
+                break
+            }
+            gates.append(url)
+            let context = then.context(after: current.context)
+            let fields: [String: RuleValue] = if case .table(let fields) = context { fields } else { [:] }
+            let next = decide(request, context: ContextSnapshot(fields), passedGates: gates)
+            let failed = next.trace.steps.compactMap(RuleTestOutcome.FailedRule.init)
+            let after = "after the gate \(url), with context \(context.compactDescription): "
+            failures += check(then.expectation, against: next).map { after + $0 }
+            failures += Self.check(then.expectation.failures, against: failed, decision: next).map { after + $0 }
+            failedRules += failed
+            resumed.append(next)
+            expectation = then.expectation
+            current = (next, context)
+        }
+        return RuleTestOutcome(
+            test: test, decision: decision, resumed: resumed, failedRules: failedRules, failures: failures)
     }
 
     private func check(_ expected: RuleTestCase.Expectation, against decision: Decision) -> [String] {

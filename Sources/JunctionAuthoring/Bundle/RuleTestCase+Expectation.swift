@@ -5,7 +5,7 @@ extension RuleTestCase {
     /// The keys `expect:` takes, in the order messages list them.
     static let expectationKeys = [
         "route", "params", "redirect", "reject", "code", "reason", "cause", "gate", "respond", "unmatched",
-        "hand_over", "fails",
+        "hand_over", "then", "fails",
     ]
 
     /// The outcome each outcome key says the decision has, and what it means in a message;
@@ -25,16 +25,26 @@ extension RuleTestCase {
     /// Reads a test's `expect:`. A value that cannot mean what it says (`redirect: false`,
     /// `code: 42`) and expectations that can never hold together (`route:` with `reject:`)
     /// are errors at their line and column, saying what to write instead.
-    static func readExpectation(_ node: YAMLNode, _ yaml: inout YAMLReader) -> Expectation? {
-        guard let map = yaml.mapping(node, "expect") else { return nil }
+    /// - Parameters:
+    ///   - schema: The manifest's context schema, which types `then:`'s `context:`.
+    ///   - depth: How many `then:` it is within.
+    static func readExpectation(
+        _ node: YAMLNode, _ yaml: inout YAMLReader, schema: ContextSchema? = nil, depth: Int = 0
+    ) -> Expectation? {
+        let what = depth == 0 ? "expect" : "then"
+        let keys = depth == 0 ? expectationKeys : ["context"] + expectationKeys
+        guard let map = yaml.mapping(node, what) else { return nil }
         var expectation = Expectation()
         var given: [(key: String, mark: YAMLMark)] = []
+        var thenMark: YAMLMark?
         for (key, value) in yaml.pairs(of: map) {
+            // then:'s own context, read by readResumption.
+            if depth > 0, key.text == "context" { continue }
             guard let name = key.text, expectationKeys.contains(name) else {
                 let text = key.text ?? "(not text)"
                 yaml.error(
-                    "unknown key \"\(text)\" in expect; expected one of " + expectationKeys.joined(separator: ", ")
-                        + NearestName.suggestion(for: text, among: expectationKeys), key.mark)
+                    "unknown key \"\(text)\" in \(what); expected one of " + keys.joined(separator: ", ")
+                        + NearestName.suggestion(for: text, among: keys), key.mark)
                 continue
             }
             given.append((name, key.mark))
@@ -67,18 +77,49 @@ extension RuleTestCase {
                 expectation.handOver = text(
                     value, "hand_over", "a scheme; hand_over: takes the scheme whose dispatcher gets the URL", &yaml)?
                     .lowercased()
+            case "then":
+                thenMark = key.mark
+                expectation.then = readResumption(value, &yaml, schema: schema, depth: depth + 1)
             default:  // "fails", the last of expectationKeys
                 expectation.failures = failures(value, &yaml) ?? .never
             }
         }
         if given.isEmpty {
             yaml.error(
-                "expect: says nothing to check; give "
+                "\(what): says nothing to check; give "
                     + expectationKeys.dropLast().joined(separator: ", ") + " or " + expectationKeys.last!,
                 node.mark)
         }
+        if let thenMark, expectation.gate == nil {
+            yaml.error(
+                "then: says what the request decides after a gate, resumed; give the gate it follows too "
+                    + "(gate: myapp://login)",
+                thenMark)
+        }
         checkCombinations(expectation, given, &yaml)
         return expectation
+    }
+
+    /// `then: { context: {...}, route: ... }`: the context keys that change when the gate's
+    /// page finishes, and what the resumed request decides; at most
+    /// ``RuleTestCase/Expectation/maximumResumptions`` deep.
+    private static func readResumption(
+        _ node: YAMLNode, _ yaml: inout YAMLReader, schema: ContextSchema?, depth: Int
+    ) -> Expectation.Resumption? {
+        guard depth <= Expectation.maximumResumptions else {
+            yaml.error(
+                "then: follows more than \(Expectation.maximumResumptions) gates, more than may wait behind one "
+                    + "another",
+                node.mark)
+            return nil
+        }
+        guard let map = yaml.mapping(node, "then") else { return nil }
+        var context: RuleValue = [:]
+        if let pair = map.first(where: { $0.key.text == "context" }) {
+            context = yaml.contextValue(pair.value, schema: schema, allowingNull: true)
+        }
+        guard let expectation = readExpectation(node, &yaml, schema: schema, depth: depth) else { return nil }
+        return Expectation.Resumption(context: context, expectation: expectation)
     }
 
     // MARK: - Values

@@ -66,7 +66,7 @@ extension RuleTestCase {
                 if let message = manifest?.unknownSourceMessage(source) { yaml.error(message, value.mark) }
             case "context": context = yaml.contextValue(value, schema: manifest?.context)
             case "params": params = yaml.ruleValue(value, "params", requireTable: true)
-            case "expect": expectation = readExpectation(value, &yaml)
+            case "expect": expectation = readExpectation(value, &yaml, schema: manifest?.context)
             default:
                 yaml.unknownKey(key, allowed: ["name", "open", "source", "context", "params", "expect"], in: "a test")
             }

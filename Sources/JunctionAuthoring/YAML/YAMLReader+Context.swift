@@ -9,14 +9,32 @@ extension YAMLReader {
     /// - Parameters:
     ///   - node: The value of `context:`.
     ///   - schema: The manifest's `context:`, if it declares one.
+    ///   - allowingNull: Whether a top-level key written as null stays, as `.nil` (a test's
+    ///     `then:` removes it so), rather than being absent.
     /// - Returns: The context, a table.
-    package mutating func contextValue(_ node: YAMLNode, schema: ContextSchema?) -> RuleValue {
-        guard let schema else { return ruleValue(node, "context", requireTable: true) }
-        guard let map = node.mapping else {
-            error("context must be a mapping of names to values", node.mark)
-            return [:]
+    package mutating func contextValue(_ node: YAMLNode, schema: ContextSchema?, allowingNull: Bool = false)
+        -> RuleValue
+    {
+        let value: RuleValue
+        if let schema {
+            guard let map = node.mapping else {
+                error("context must be a mapping of names to values", node.mark)
+                return [:]
+            }
+            value = .table(contextTable(map, schema, prefix: ""))
+        } else {
+            value = ruleValue(node, "context", requireTable: true)
         }
-        return .table(contextTable(map, schema, prefix: ""))
+        // A test's `then: { context: { user: null } }` removes a key: keep its null.
+        guard allowingNull, case .table(var fields) = value, let map = node.mapping else { return value }
+        for (key, item) in map {
+            if let name = key.text, let scalar = item.scalar, scalar.isPlain,
+                ["null", "Null", "NULL", "~", ""].contains(scalar.text)
+            {
+                fields[name] = .nil
+            }
+        }
+        return .table(fields)
     }
 
     /// A context value at `path` (`user.id`) typed by its declared type; a mismatch is an

@@ -22,6 +22,10 @@ extension TestReport {
             guard !outcome.passed || verbose else { continue }
             lines.append("        trace (\(outcome.decision.trace.bundle ?? label)):")
             lines += DecisionRendering.trace(outcome.decision.trace, indent: "          ", timing: false)
+            for resumed in outcome.resumed {
+                lines.append("        resumed after the gate:")
+                lines += DecisionRendering.trace(resumed.trace, indent: "          ", timing: false)
+            }
         }
         let count = outcomes.count == 1 ? "1 test" : "\(outcomes.count) tests"
         lines.append("  \(count): \(passed) passed, \(failed) failed (\(String(format: "%.2f", seconds)) s)")

@@ -60,7 +60,7 @@ struct TestReport {
                 directory: directory, label: loaded.label, loadError: nil, outcomes: outcomes,
                 testCount: loaded.bundle.tests.count, coverage: nil, rules: [], seconds: seconds)
         }
-        let ran = Set(outcomes.flatMap { $0.decision.trace.steps.compactMap(\.location) })
+        let ran = Set(outcomes.flatMap { $0.decisions.flatMap { $0.trace.steps.compactMap(\.location) } })
         let declarations = loaded.bundle.declarations
         var rules = declarations.redirects.map {
             DeclaredRule(name: "redirect \($0.from)", location: $0.location, ran: false)

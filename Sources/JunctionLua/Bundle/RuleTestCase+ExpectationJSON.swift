@@ -21,12 +21,20 @@ extension RuleTestCase.Expectation {
         case .any: fields["fails"] = true
         case .matching(let rules): fields["fails"] = .array(rules.map(RuleValue.string))
         }
+        if let then {
+            var resumed = then.expectation.canonicalJSONValue
+            if case .table(var nested) = resumed {
+                if then.context != [:] { nested["context"] = then.context }
+                resumed = .table(nested)
+            }
+            fields["then"] = resumed
+        }
         return .table(fields)
     }
 
     /// Reads ``canonicalJSONValue`` back from `expect`, checking each value as the YAML
     /// loader does: a code in 100–999, a known cause, `fails` a bounded list of rules.
-    init(canonicalJSON object: inout CanonicalJSONObject) throws(CanonicalJSONError) {
+    init(canonicalJSON object: inout CanonicalJSONObject, depth: Int = 0) throws(CanonicalJSONError) {
         self.init()
         route = try object.string("route")
         if let given = object.value("params") {
@@ -56,6 +64,19 @@ extension RuleTestCase.Expectation {
         respond = object.value("respond")
         unmatched = try object.bool("unmatched") ?? false
         handOver = try object.string("hand_over")
+        if var resumed = try object.object("then", what: "an expectation after the gate") {
+            guard gate != nil else { throw object.error("then", "follows a gate; give gate: too") }
+            guard depth < Self.maximumResumptions else {
+                throw object.error("then", "follows more than \(Self.maximumResumptions) gates")
+            }
+            let context = resumed.value("context") ?? [:]
+            guard case .table = context else {
+                throw CanonicalJSONObject.mismatch(
+                    context, expected: "an object", at: resumed.path(of: "context"), file: resumed.file)
+            }
+            then = Resumption(
+                context: context, expectation: try Self(canonicalJSON: &resumed, depth: depth + 1))
+        }
         switch object.value("fails") {
         case nil: break
         case .bool(true)?: failures = .any

@@ -37,6 +37,46 @@ public struct RuleTestCase: Sendable, Hashable {
             case matching([String])
         }
 
+        /// What happens after a gate (`then:`): the context the app has when the gate's
+        /// page finishes (`context:` keys replace the test's, `null` removes one), and what
+        /// the request, decided again under it, must be — as the router resumes it.
+        public struct Resumption: Sendable, Hashable {
+            /// The context keys that change after the gate: a table; `nil` values remove keys.
+            public var context: RuleValue
+            // One element: a struct cannot hold its own type but through storage.
+            private var stored: [Expectation]
+
+            /// What the resumed decision must be.
+            public var expectation: Expectation {
+                get { stored[0] }
+                set { stored[0] = newValue }
+            }
+
+            /// A resumption.
+            /// - Parameters:
+            ///   - context: The context keys that change after the gate.
+            ///   - expectation: What the resumed decision must be.
+            package init(context: RuleValue, expectation: Expectation) {
+                self.context = context
+                self.stored = [expectation]
+            }
+
+            /// The test's context with these keys replaced, `nil` ones removed.
+            package func context(after context: RuleValue) -> RuleValue {
+                guard case .table(var fields) = context else { return self.context }
+                if case .table(let changes) = self.context {
+                    for (key, value) in changes {
+                        if value == .nil { fields[key] = nil } else { fields[key] = value }
+                    }
+                }
+                return .table(fields)
+            }
+        }
+
+        /// How many gates one test may follow (`then:` within `then:`): as many as may wait
+        /// behind one another.
+        package static let maximumResumptions = 3
+
         /// The route the URL must reach.
         public var route: String?
         /// Parameters the decision must carry (a subset).
@@ -64,6 +104,8 @@ public struct RuleTestCase: Sendable, Hashable {
         public var handOver: String?
         /// The rules that must fail; none by default.
         public var failures: Failures = .never
+        /// What the request decides after the gate it expects (`then:`); only with ``gate``.
+        public var then: Resumption?
 
         /// Whether the decision must be a rejection: `reject:`, `code:`, `reason:` or
         /// `cause:` is given.
