@@ -10,14 +10,15 @@ struct BundleBuildCommand: ParsableCommand {
         commandName: "build",
         abstract: "Build a signed .jbundle from a bundle folder, after its tests and check pass.",
         discussion: """
-            Loads the folder as junction test does, runs its rule tests and junction check, and \
-            refuses to build when a test fails or check finds an error (with --strict, a warning), \
+            Loads the folder as junction test does, runs its rule tests and junction check (with \
+            --app FILE, against those app versions too), and refuses to build when a test fails or \
+            check finds an error (with --strict, a warning), \
             printing what failed as those commands do. Then writes FILE: the manifest, routes and \
             tests as canonical JSON and the Lua sources, signed with the private key. The same \
             folder and --created give the same bytes. --created is an RFC 3339 time; without it, \
             SOURCE_DATE_EPOCH (seconds), else now. --expires is a duration after --created (30d, \
             12h, 90m; default 30d) or an RFC 3339 time. Exit status: 0 built, 1 refused (a test, \
-            check, or what an artifact cannot hold), 2 when the key, the folder, the dates or \
+            check, or what an artifact cannot hold), 2 when the key, the folder, the dates, an --app file or \
             SOURCE_DATE_EPOCH cannot be used, 64 for a value an option does not take.
             """
     )
@@ -49,6 +50,13 @@ struct BundleBuildCommand: ParsableCommand {
     @Flag(name: .long, help: "Refuse on check warnings too.")
     var strict = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The capabilities of an app version that may take the bundle, as for junction check --app; repeatable.",
+            valueName: "file"))
+    var app: [String] = []
+
     func run() throws {
         let createdDate: Date
         let expiresDate: Date
@@ -66,6 +74,7 @@ struct BundleBuildCommand: ParsableCommand {
             printError("bundle build: \(error)")
             throw ExitCode(2)
         }
+        let apps = try CheckCommand.apps(app, command: "bundle build")
 
         let loaded = LoadedBundle.load(directory, showLogs: false)
         let tests = TestReport.run(loaded, directory: directory, coverage: false, filter: nil)
@@ -73,13 +82,13 @@ struct BundleBuildCommand: ParsableCommand {
             tests.text(verbose: false).forEach(printError)
             throw ExitCode(2)
         }
-        let check = CheckReport.run(loaded, directory: directory)
+        let check = CheckReport.run(loaded, directory: directory, apps: apps)
         let checkRefuses = check.errors > 0 || strict && check.warnings > 0
         if tests.failed > 0 { tests.text(verbose: false).forEach { print($0) } }
         if checkRefuses {
             check.text.forEach { print($0) }
-        } else if check.warnings > 0 {
-            check.text.forEach(printError)
+        } else if check.warnings > 0 || !check.accepted.isEmpty {
+            check.text.forEach(printError)  // what a reviewer of the build should see
         }
         if tests.failed > 0 || checkRefuses {
             var reasons: [String] = []

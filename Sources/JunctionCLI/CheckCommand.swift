@@ -33,6 +33,20 @@ struct CheckCommand: ParsableCommand {
     )
 
     /// The output formats.
+    /// The capabilities files `--app` names, read before the bundle is loaded.
+    /// - Throws: A usage error, reported for `command`, naming a file that cannot be read.
+    static func apps(_ paths: [String], command: String) throws -> [CapabilitiesFile] {
+        var apps: [CapabilitiesFile] = []
+        for path in paths {
+            do {
+                apps.append(CapabilitiesFile(path: path, capabilities: try AppCapabilities(contentsOfFile: path)))
+            } catch {
+                throw UsageError("\(error)").report(command)
+            }
+        }
+        return apps
+    }
+
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, json
     }
@@ -55,15 +69,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         // A file that cannot be read costs no load of the bundle.
-        var apps: [CapabilitiesFile] = []
-        for path in app {
-            do {
-                apps.append(CapabilitiesFile(path: path, capabilities: try AppCapabilities(contentsOfFile: path)))
-            } catch {
-                throw UsageError("\(error)").report("check")
-            }
-        }
-        let report = CheckReport.run(directory: directory, apps: apps)
+        let report = CheckReport.run(directory: directory, apps: try Self.apps(app, command: "check"))
         switch format {
         case .text: report.text.forEach { print($0) }
         case .json: print(report.json)

@@ -87,6 +87,11 @@ package struct RuleAnalysis: Sendable, Hashable {
     /// not known (compiled by `load`, of no file) is never among them, nor is one on the
     /// lines of a function that reads `respond`: what cannot be told may respond.
     package var nonResponding: Set<Int> = []
+    /// The declared functions, by their index in ``RuleDeclarations``, whose own body calls
+    /// `version.compare` and reads `redirect`: rules that may route some app versions
+    /// elsewhere (`if version.compare(ctx.app_version, "6.1") < 0 then return redirect(…)`).
+    /// Whether they do for the versions concerned is for the bundle's tests to prove.
+    package var versionRouting: Set<Int> = []
     /// Every global the sandbox or the bundle defines, sorted: the names a misspelt one
     /// may have meant.
     package var definedGlobals: [String] = []

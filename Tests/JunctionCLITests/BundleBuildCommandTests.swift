@@ -248,6 +248,29 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
+    /// `--app` runs the capability check `check --app` runs: an app that loads the bundle
+    /// and lacks a page it leads to refuses the build; one that has everything does not.
+    @Test func anAppThatCannotOpenWhatTheBundleLeadsToRefusesTheBuild() throws {
+        let bundle = try CLIRunner.fixture("check-apps")
+        let (old, new) = (try CLIRunner.fixture("apps/app-6.0.json"), try CLIRunner.fixture("apps/app-6.1.json"))
+        let folder = try ShippingFixtures.folder()
+        let key = try ShippingFixtures.writeKey(in: folder)
+        let output = folder + "/x.jbundle"
+        let build = try CLIRunner.run(["bundle", "build", bundle, "--key", key, "-o", output, "--app", old])
+        let check = try CLIRunner.run(["check", bundle, "--app", old])
+        #expect(build.status == 1)
+        #expect(build.stdout == check.stdout)
+        #expect(build.stdout.contains("[target-missing]"))
+        #expect(build.stdout.contains("send those versions elsewhere with an interceptor of the route"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+        let built = try CLIRunner.run(["bundle", "build", bundle, "--key", key, "-o", output, "--app", new])
+        #expect(built.status == 0, "\(built.stdout)\(built.stderr)")
+        let unreadable = try CLIRunner.run([
+            "bundle", "build", bundle, "--key", key, "-o", output, "--app", "nope.json",
+        ])
+        #expect(unreadable.status == 2)
+    }
+
     @Test func warningsGoToStandardErrorUnlessStrictRefusesThem() throws {
         let bundle = try CLIRunner.fixture("check-warnings")
         let folder = try ShippingFixtures.folder()

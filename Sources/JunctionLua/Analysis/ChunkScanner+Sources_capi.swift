@@ -26,6 +26,7 @@ extension ChunkScanner {
         var analysis = RuleAnalysis()
         var functionRedirects: [FunctionSpan: [RuleAnalysis.Use]] = [:]
         var respondReaders: [FunctionSpan] = []
+        var versionRouting: Set<FunctionSpan> = []
         for source in sources {
             var scanner = ChunkScanner(names: names, file: source.name)
             try scanner.compileAndScan(source, in: state)
@@ -40,11 +41,13 @@ extension ChunkScanner {
             // Files of one name are one file to a declared function's span: keep neither.
             functionRedirects.merge(scanner.functionRedirects) { _, _ in [] }
             respondReaders += scanner.respondingSpans
+            versionRouting.formUnion(scanner.versionRoutingSpans)
         }
         for (index, span) in declared {
             guard let redirects = functionRedirects[span], !redirects.isEmpty else { continue }
             analysis.redirectTargets[index] = Self.unique(redirects)
         }
+        analysis.versionRouting = Set(declared.filter { versionRouting.contains($0.value) }.keys)
         analysis.nonResponding = RespondingFunctions.nonResponding(declared: declared, readers: respondReaders)
         analysis.undefinedGlobals = Self.unique(analysis.undefinedGlobals)
         analysis.undefinedFields = Self.unique(analysis.undefinedFields)

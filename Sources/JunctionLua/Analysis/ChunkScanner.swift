@@ -43,6 +43,9 @@ struct ChunkScanner {
     /// The spans of the functions whose own body reads the global `respond` — the main
     /// function's (lines 0 to 0) among them when it does.
     private(set) var respondingSpans: [FunctionSpan] = []
+    /// The spans of the functions whose own body both calls `version.compare` and reads
+    /// the global `redirect`: rules that may send some app versions elsewhere.
+    private(set) var versionRoutingSpans: [FunctionSpan] = []
 
     init(names: GlobalNames, file: String) {
         self.names = names
@@ -142,10 +145,13 @@ struct ChunkScanner {
                 bytes: reader.bytes, deltas: deltas, count: deltaCount, absolute: absolute, lineDefined: lineDefined))
         var redirects: [RuleAnalysis.Use] = []
         var readsRespond = false
+        var routesByVersion = (comparesVersions: false, readsRedirect: false)
         try body.scan(
-            names: names, file: file, into: &analysis, redirects: &redirects, readsRespond: &readsRespond)
+            names: names, file: file, into: &analysis, redirects: &redirects, readsRespond: &readsRespond,
+            routesByVersion: &routesByVersion)
         let span = FunctionSpan(file: file, lineDefined: lineDefined, lastLineDefined: lastLineDefined)
         if readsRespond { respondingSpans.append(span) }
+        if routesByVersion.comparesVersions, routesByVersion.readsRedirect { versionRoutingSpans.append(span) }
         if parentUpvalues != nil {
             // Once emptied for a conflict, only more functions without calls agree with it.
             if let other = functionRedirects[span] {
@@ -193,10 +199,11 @@ struct ChunkScanner {
 
         /// Scans the body, adding what it finds to `analysis`, the literal targets of the
         /// `redirect` calls whose result it uses to `redirects`, and whether it reads the
-        /// global `respond` (in any way the scanner sees a global read) to `readsRespond`.
+        /// global `respond` (in any way the scanner sees a global read) to `readsRespond`, and
+        /// whether it reads `version.compare` and `redirect` to `routesByVersion`.
         func scan(
             names: GlobalNames, file: String, into analysis: inout RuleAnalysis, redirects: inout [RuleAnalysis.Use],
-            readsRespond: inout Bool
+            readsRespond: inout Bool, routesByVersion: inout (comparesVersions: Bool, readsRedirect: Bool)
         ) throws {
             // The sandbox's verdict constructor, unless the bundle defines a global of that name.
             let redirect: Held? =
@@ -274,6 +281,7 @@ struct ChunkScanner {
                 func read(global name: String) {
                     if !names.defines(name) { use = (.global, name) }
                     if name == "respond" { readsRespond = true }
+                    if name == "redirect" { routesByVersion.readsRedirect = true }
                     result = .global(name)
                 }
                 func read(field: String, of table: Held) {
@@ -284,6 +292,7 @@ struct ChunkScanner {
                         read(global: field)
                     case .global("version") where field == "compare" && sandboxVersion:
                         result = .versionCompare
+                        routesByVersion.comparesVersions = true
                     case .global(let library):
                         if let fields = names.libraries[library], !fields.contains(field) {
                             use = (.field(library), field)

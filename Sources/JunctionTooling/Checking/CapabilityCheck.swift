@@ -7,8 +7,10 @@ import Junction
 /// `minimum_host_version` is an app that runs the bundle, and on it
 ///
 /// - a route whose target has no page or task, unless a rule of the route may answer it
-///   with `respond` (``RuleAnalysis/nonResponding``; a Swift interceptor may too), opens
-///   nothing (`target-missing`, an error at the route);
+///   with `respond` (``RuleAnalysis/nonResponding``; a Swift interceptor may too) or
+///   compares versions and redirects (``RuleAnalysis/versionRouting``: the per-version
+///   rule each finding advises first), opens nothing (`target-missing`, an error at the
+///   route);
 /// - a dispatched scheme without a dispatcher opens nothing, and its URLs never reach the
 ///   fallbacks (`dispatcher-missing`, an error at the scheme in `dispatchedSchemes`);
 /// - a declared redirect, or a redirect a rule returns to a literal URL (a fallback's too),
@@ -46,7 +48,7 @@ struct CapabilityCheck {
         let routes = decider.routes
         let lacking: [[Int]] = routes.routes.indices.map { index in
             let missing = apps.indices.filter { !apps[$0].capabilities.opens(target: routes.routes[index].target) }
-            return missing.isEmpty || isAnswered(index) ? [] : missing
+            return missing.isEmpty || isHandled(index) ? [] : missing
         }
         var undispatched: [String: [Int]] = [:]
         for scheme in routes.options.dispatchedSchemes {
@@ -65,8 +67,11 @@ struct CapabilityCheck {
                     "route \(MessageText.quoted(route.name)) (\(route.pattern)) leads to target "
                         + "\(MessageText.quoted(route.target)), which \(map.named(missing)) "
                         + "\(missing.count == 1 ? "has" : "have") no page or task for, so there it opens nothing — "
-                        + "raise minimum_host_version above \(map.newest(missing)), point the route at a target "
-                        + "\(those) \(missing.count == 1 ? "has" : "have"), or remove it",
+                        + "send those versions elsewhere with an interceptor of the route (route = "
+                        + "\(MessageText.quoted(route.name)), run = function(req, ctx) if "
+                        + "version.compare(ctx.app_version, \"\(map.newest(missing))\") <= 0 then return "
+                        + "redirect(\"https://…\") end end), point the route at a target \(those) "
+                        + "\(missing.count == 1 ? "has" : "have"), or remove it; \(map.raising(missing))",
                     at: route.location))
         }
         let routesFile = decider.bundle.flatMap {
@@ -91,10 +96,12 @@ struct CapabilityCheck {
 
     // MARK: - Routes a rule answers
 
-    /// Whether a rule of route `index` may answer it with `respond`: a step of its chain,
-    /// or of a pattern interceptor that matches one of its URLs (all of them when its URLs
-    /// cannot all be sampled), whose code may.
-    private func isAnswered(_ index: Int) -> Bool {
+    /// Whether a rule of route `index` may answer it with `respond`, or send some app
+    /// versions elsewhere (``RuleAnalysis/versionRouting``): a step of its chain, or of a
+    /// pattern interceptor that matches one of its URLs (all of them when its URLs cannot
+    /// all be sampled), whose code may. Whether it does for the versions concerned is for
+    /// the bundle's tests to prove.
+    private func isHandled(_ index: Int) -> Bool {
         let plan = decider.plan
         var steps = plan.chains[index]
         if let table = plan.patternTable {
@@ -109,7 +116,7 @@ struct CapabilityCheck {
         }
         return steps.contains { step in
             guard case .lua(let function) = step.body, let analysis else { return true }
-            return !analysis.nonResponding.contains(function)
+            return !analysis.nonResponding.contains(function) || analysis.versionRouting.contains(function)
         }
     }
 
@@ -132,9 +139,10 @@ struct CapabilityCheck {
                         Finding(
                             .error, .redirectToMissingTarget,
                             "redirect from \(MessageText.quoted(rule.from)) to \(MessageText.quoted(rule.to)) "
-                                + "leads to \(place), e.g. \(example) — raise minimum_host_version above "
-                                + "\(map.newest(missing)), or redirect to a URL "
-                                + "\(missing.count == 1 ? "that app opens" : "those apps open")",
+                                + "leads to \(place), e.g. \(example) — redirect to a URL "
+                                + "\(missing.count == 1 ? "that app opens" : "those apps open"), or only for "
+                                + "versions after \(map.newest(missing)) (a when condition with version.compare); "
+                                + map.raising(missing),
                             at: lua.location(declaredAt: rule.location, [.string(rule.to), .name("redirect")])))
                     break
                 }
@@ -161,8 +169,9 @@ struct CapabilityCheck {
                     Finding(
                         .error, .redirectToMissingTarget,
                         "\(name) returns redirect(\(MessageText.quoted(use.name)))\(further) and so leads to "
-                            + "\(place) — raise minimum_host_version above \(map.newest(missing)), or redirect to a "
-                            + "URL \(missing.count == 1 ? "that app opens" : "those apps open")",
+                            + "\(place) — redirect to a URL \(missing.count == 1 ? "that app opens" : "those apps open")"
+                            + ", or only for versions after \(map.newest(missing)) (test version.compare(ctx.app_version, "
+                            + "\"\(map.newest(missing))\") > 0 first); \(map.raising(missing))",
                         at: lua.location(
                             of: [.string(use.name), .name("redirect")], in: use.file, line: use.line, search: .near)))
             }
@@ -209,16 +218,17 @@ struct CapabilityCheck {
             let opening =
                 manifest?.minimumHostVersion.map { "minimum_host_version \($0) lets app \(apps[index].label) load" }
                 ?? "the manifest sets no minimum_host_version, so app \(apps[index].label) loads"
-            var fix = "raise minimum_host_version above \(version)"
+            var raise = "raise minimum_host_version above \(version)"
             if let newer = map.oldestComplete(after: version) {
-                fix += " (app \(apps[newer].label) has everything it leads to)"
+                raise += " (app \(apps[newer].label) has everything it leads to)"
             }
             findings.append(
                 Finding(
                     .error, .hostVersionTooLow,
                     "\(opening) this bundle, but that app has \(lacks.joined(separator: " and ")), so what the "
-                        + "bundle leads there opens nothing — \(fix), or keep those routes and redirects out of the "
-                        + "bundles it loads",
+                        + "bundle leads there opens nothing — send version \(version) and older elsewhere where the "
+                        + "bundle leads them there (each finding at a route or redirect says how), or \(raise): then "
+                        + "that app refuses the whole bundle, every other change in it too, and keeps the bundle it has",
                     at: location))
         }
         return findings
@@ -244,6 +254,12 @@ extension CapabilityCheck {
         /// `app 6.0.0 (app-6.0.json)`, `apps 6.0.0 (a.json) and 6.0.5 (b.json)`.
         func named(_ indices: [Int]) -> String {
             (indices.count == 1 ? "app " : "apps ") + CapabilityCheck.listed(indices.map { apps[$0].label })
+        }
+
+        /// What raising `minimum_host_version` for the apps `indices` costs, in words.
+        func raising(_ indices: [Int]) -> String {
+            "raising minimum_host_version above \(newest(indices)) would make \(named(indices)) refuse the whole "
+                + "bundle, every other change in it too"
         }
 
         /// The newest version among `indices`.
