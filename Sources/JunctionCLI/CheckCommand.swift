@@ -15,9 +15,19 @@ struct CheckCommand: ParsableCommand {
             (unreachable-route), groups without a group() policy and policies for unused groups \
             (group-without-policy, unused-group-policy), route interceptors whose pattern \
             matches no route (interceptor-matches-nothing), and in the rules' code: globals \
-            nothing defines (undefined-global), globals a rule assigns (global-assignment) and \
-            req.source compared with a source the bundle does not know (unknown-source), all \
-            errors. With --app FILE (once per app version: the JSON an app's \
+            nothing defines (undefined-global), globals a rule assigns (global-assignment), \
+            req.source compared with a source the bundle does not know (unknown-source), ctx keys \
+            the manifest's context: schema does not declare (unknown-context-key), req fields a \
+            request does not have (unknown-request-field), version literals that are not \
+            versions and versions compared as text (bad-version-literal, \
+            version-compared-as-text), all errors; fields of a context key read without testing \
+            it (unguarded-context-read), cycles through the redirects rules return and \
+            redirects from exported routes to routes that are not (redirect-cycle, \
+            redirect-to-unexported), a pre-release minimum_host_version \
+            (prerelease-host-version), warnings. Redirects around a group policy \
+            (redirect-leaves-policies) and groups misspelt beside a policy's name \
+            (group-near-policy) are errors that the manifest's allow: list can accept on purpose; \
+            check lists what it accepts. With --app FILE (once per app version: the JSON an app's \
             router.capabilities(hostVersion:) writes), for each version at or above the manifest's \
             minimum_host_version: routes whose target it has no page or task for and no rule \
             answers (target-missing), dispatched schemes it has no dispatcher for \

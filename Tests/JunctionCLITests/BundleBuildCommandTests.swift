@@ -20,7 +20,7 @@ import Testing
         let sha256 = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
         #expect(
             result.stdout
-                == "\(output): example 3, key \(ShippingFixtures.key.keyID), \(bytes.count) bytes, sha256 \(sha256), 35 tests passed\n"
+                == "\(output): example 3, key \(ShippingFixtures.key.keyID), \(bytes.count) bytes, sha256 \(sha256), 36 tests passed\n"
         )
         #expect(result.stderr == "")
         #expect(ShippingFixtures.listing(folder) == ["example.jbundle", "signing", "signing.pub"])
@@ -35,7 +35,7 @@ import Testing
         let inspect = try CLIRunner.run(["bundle", "inspect", output])
         #expect(inspect.status == 0)
         #expect(inspect.stdout.contains("\n  minimum host version 5.0.0\n"))
-        #expect(inspect.stdout.contains("\n  tests     35\n"))
+        #expect(inspect.stdout.contains("\n  tests     36\n"))
         for member in [
             "fallback.lua", "interceptors.lua", "manifest.json", "policies.lua", "redirects.lua", "routes.json",
             "tests.json",
@@ -43,7 +43,7 @@ import Testing
             #expect(inspect.stdout.contains("  \(member)\n"), "\(member) missing")
         }
         let json = try CLIRunner.run(["bundle", "inspect", output, "--json"])
-        #expect(json.stdout.contains(#""signature": "not checked", "tests": 35, "members": ["#))
+        #expect(json.stdout.contains(#""signature": "not checked", "tests": 36, "members": ["#))
     }
 
     @Test func inspectCannotCountTestsWhoseHashDiffers() throws {

@@ -139,7 +139,7 @@ import Testing
         #expect(json.status == 0, "\(json.stderr)")
         let kinds = try #require(try Self.object(json.stdout)["kinds"] as? [String: [String: Any]])
         let unmatched = try #require(kinds["now_unmatched"]?["causes"] as? [[String: Any]])
-        #expect(unmatched.map { $0["text"] as? String } == ["route checkout.v2", "rule fallback.lua:3"])
+        #expect(unmatched.map { $0["text"] as? String } == ["route checkout.v2", "rule fallback.lua:7"])
         #expect(unmatched.map { $0["count"] as? Int } == [2, 1])
         #expect(unmatched[0]["kind"] as? String == "route")
         #expect(unmatched[0]["name"] as? String == "checkout.v2")
@@ -147,7 +147,7 @@ import Testing
         #expect(unmatched[1]["kind"] as? String == "rule")
         #expect(unmatched[1]["stage"] as? String == "fallback")
         #expect(unmatched[1]["name"] is NSNull)
-        #expect(unmatched[1]["location"] as? String == "fallback.lua:3")
+        #expect(unmatched[1]["location"] as? String == "fallback.lua:7")
         let handedOver = try #require(kinds["now_handed_over"]?["causes"] as? [[String: Any]])
         #expect(handedOver.map { $0["text"] as? String } == ["redirect myapp://live/:room (redirects.lua:18)"])
         #expect(handedOver.map { $0["count"] as? Int } == [3])
@@ -158,7 +158,7 @@ import Testing
         let text = try CLIRunner.run(["diff", Self.example, tonight, "--urls", corpus, "--samples", "0"])
         #expect(
             text.stdout.contains(
-                "now unmatched [now_unmatched]: 3\n  2 by route checkout.v2\n  1 by rule fallback.lua:3\n"),
+                "now unmatched [now_unmatched]: 3\n  2 by route checkout.v2\n  1 by rule fallback.lua:7\n"),
             "\(text.stdout)")
         #expect(
             text.stdout.contains(

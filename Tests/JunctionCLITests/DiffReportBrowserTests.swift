@@ -69,7 +69,7 @@ import Testing
         }
         #expect(tables == fromJSON)
         #expect(tables["now_handed_over"] == ["40 redirect myapp://live/:room (redirects.lua:18)"])
-        #expect(tables["now_unmatched"] == ["7 rule fallback.lua:3", "1 route checkout.v2"])
+        #expect(tables["now_unmatched"] == ["7 rule fallback.lua:7", "1 route checkout.v2"])
     }
 
     /// Runs headless Chromium on `arguments` (a file last), killed after a minute.

@@ -26,6 +26,13 @@ package struct RedirectTemplate: Sendable {
                 throw TemplateError("\"{\" without a closing \"}\" in \"\(text)\"")
             }
             let name = String(rest[rest.index(after: open)..<close])
+            guard name != "**", name != "*" else {
+                throw TemplateError(
+                    "{\(name)}: a declared redirect carries named parameters only, not what ** matched (its "
+                        + "segments decoded could rebuild the target's path, ../ included); name the segments "
+                        + "(from = \"myapp://docs/:section/:page\"), or redirect from an interceptor of the route, "
+                        + "which reads req.path and req.segments")
+            }
             guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
                 throw TemplateError(
                     "\"{\(name)}\" is not a parameter placeholder; write {name} with letters, digits and _")

@@ -127,15 +127,27 @@ extension Router {
             if let scheme = decision.uri?.scheme, dispatchers[scheme] != nil {
                 return handOver(scheme, decision, pending)
             }
-            return fail(
-                RouterError(
-                    .unknownRoute,
-                    undefinedRouteHandler == nil
-                        ? "no route, fallback or dispatcher takes this URL; register one, or an undefined-route handler"
-                        : "no route, fallback or dispatcher takes this URL, and the undefined-route handler named "
-                            + "no URL for it (it is asked once per open)",
-                    url: url), pending)
+            return fail(RouterError(.unknownRoute, unmatchedMessage(decision), url: url), pending)
         }
+    }
+
+    /// Why nothing took the URL of `decision`, from what the app and the bundle have:
+    /// each of route, fallback, dispatcher and undefined-route handler, and what to add.
+    private func unmatchedMessage(_ decision: Decision) -> String {
+        let scheme = decision.uri?.scheme ?? "its scheme"
+        let fallbacksRan = decision.trace.steps.contains { $0.stage == .fallback }
+        var parts = [
+            "no route matches it",
+            fallbacksRan ? "the bundle's fallback rules let it pass" : "the bundle has no fallback rule",
+            "no dispatcher is registered for \(scheme)",
+        ]
+        if undefinedRouteHandler == nil {
+            parts.append("no undefinedRouteHandler is set")
+            return parts.joined(separator: ", ")
+                + " — add a route, a fallback, a dispatcher for \(scheme) or an undefinedRouteHandler"
+        }
+        parts.append("the undefinedRouteHandler named no URL for it (it is asked once per open)")
+        return parts.joined(separator: ", ")
     }
 
     private func fail(_ error: RouterError, _ pending: PendingOpen) -> Opening {

@@ -43,6 +43,10 @@ struct ChunkScanner {
     /// The spans of the functions whose own body reads the global `respond` — the main
     /// function's (lines 0 to 0) among them when it does.
     private(set) var respondingSpans: [FunctionSpan] = []
+    /// The tail calls of a global's value in every function of the chunk (`return
+    /// redirect(...)` is `redirect`), with their lines: where an error raised through a
+    /// tail call came from (``tailCallLines(in:calling:)``).
+    private(set) var tailCalls: [(callee: String, line: Int)] = []
     /// The spans of the functions whose own body both calls `version.compare` and reads
     /// the global `redirect`: rules that may send some app versions elsewhere.
     private(set) var versionRoutingSpans: [FunctionSpan] = []
@@ -138,17 +142,24 @@ struct ChunkScanner {
         var upvalueNames: [String] = []
         for _ in 0..<(try reader.size()) { upvalueNames.append(try reader.string() ?? "") }
 
+        // The main function's `_ENV` is its upvalue of that name: a function dumped on its
+        // own (``tailCallLines(in:calling:)``) may hold others before it.
+        let bodyEnvironment =
+            parentUpvalues == nil && upvalueNames.count == captures.count
+            ? upvalueNames.map { $0 == "_ENV" } : environment
         let body = Body(
             bytes: reader.bytes, code: code, count: codeCount, registers: max(registers, 1), constants: constants,
-            environment: environment, upvalueNames: upvalueNames, nested: nested, locals: Self.placed(locals),
+            environment: bodyEnvironment, upvalueNames: upvalueNames, nested: nested, locals: Self.placed(locals),
             lines: LineCursor(
                 bytes: reader.bytes, deltas: deltas, count: deltaCount, absolute: absolute, lineDefined: lineDefined))
         var redirects: [RuleAnalysis.Use] = []
         var readsRespond = false
         var routesByVersion = (comparesVersions: false, readsRedirect: false)
+        var ownTailCalls: [(callee: String, line: Int)] = []
         try body.scan(
             names: names, file: file, into: &analysis, redirects: &redirects, readsRespond: &readsRespond,
-            routesByVersion: &routesByVersion)
+            routesByVersion: &routesByVersion, tailCalls: &ownTailCalls)
+        tailCalls += ownTailCalls
         let span = FunctionSpan(file: file, lineDefined: lineDefined, lastLineDefined: lastLineDefined)
         if readsRespond { respondingSpans.append(span) }
         if routesByVersion.comparesVersions, routesByVersion.readsRedirect { versionRoutingSpans.append(span) }
@@ -200,10 +211,12 @@ struct ChunkScanner {
         /// Scans the body, adding what it finds to `analysis`, the literal targets of the
         /// `redirect` calls whose result it uses to `redirects`, and whether it reads the
         /// global `respond` (in any way the scanner sees a global read) to `readsRespond`, and
-        /// whether it reads `version.compare` and `redirect` to `routesByVersion`.
+        /// whether it reads `version.compare` and `redirect` to `routesByVersion`, and the
+        /// globals it tail-calls, with their lines, to `tailCalls`.
         func scan(
             names: GlobalNames, file: String, into analysis: inout RuleAnalysis, redirects: inout [RuleAnalysis.Use],
-            readsRespond: inout Bool, routesByVersion: inout (comparesVersions: Bool, readsRedirect: Bool)
+            readsRespond: inout Bool, routesByVersion: inout (comparesVersions: Bool, readsRedirect: Bool),
+            tailCalls: inout [(callee: String, line: Int)]
         ) throws {
             // The sandbox's verdict constructor, unless the bundle defines a global of that name.
             let redirect: Held? =
@@ -373,6 +386,9 @@ struct ChunkScanner {
                         redirectTarget = constant(index)
                     }
                     if instruction.b != 1, holds(instruction.a) == .global("type") { test(instruction.a + 1) }
+                    if instruction.opcode == .tailCall, case .global(let callee) = holds(instruction.a) {
+                        tailCalls.append((callee, try lines.line(at: pc)))
+                    }
                     if holds(instruction.a) == .versionCompare {
                         // The literals among its first two arguments (B = 0: all there are).
                         for argument in 1...2 where instruction.b == 0 || argument < instruction.b {

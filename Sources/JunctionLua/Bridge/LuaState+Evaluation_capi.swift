@@ -250,12 +250,14 @@ extension LuaState {
         return (try reader.read(at: -1), instructions)
     }
 
-    /// `failure` placed where its function starts, when it has no line of its own.
+    /// `failure` placed at the line of the tail call it came through, or where its function
+    /// starts, when it has no line of its own.
     ///
     /// A rule's error is placed at the rule's line by the message handler, which finds the
     /// rule's frame on the stack. A rule that ends with a tail call, as in the usual
     /// `return reject(...)`, has no frame left when the helper raises: Lua reuses it for
-    /// the call. A budget error is placed at the line running when the budget stopped the
+    /// the call. The function's own code then tells the line: its one tail call of the
+    /// sandbox function the message names (``ChunkScanner/tailCallLines(in:calling:)``). A budget error is placed at the line running when the budget stopped the
     /// rule, unless none was: the heap grew past the budget and Lua raised before anything
     /// read the stack. Then the function the host called, which `push` pushes, still names
     /// its file and the line it starts at, and the message says why that line is shown.
@@ -273,6 +275,16 @@ extension LuaState {
             jl_pop(handle, 1)
             return failure
         }
+        // A sandbox function that raised at its caller's level (`reject(42)`), called as
+        // `return reject(42)`: the line of that tail call, when the function has one.
+        var tailCallLines: [Int] = []
+        if failure.code == .runtime, let callee = Self.raisingFunction(of: failure.message) {
+            var buffer = DumpBuffer()
+            if withUnsafeMutablePointer(to: &buffer, { lua_dump(handle, DumpBuffer.writer, $0, 0) }) == 0 {
+                tailCallLines = ChunkScanner.tailCallLines(in: buffer.contents, calling: callee)
+            }
+            buffer.release()
+        }
         var definition = lua_Debug()
         _ = lua_getinfo(handle, ">S", &definition)  // pops the function
         let source = withUnsafeBytes(of: &definition.short_src) { bytes in
@@ -282,6 +294,9 @@ extension LuaState {
         guard definition.linedefined > 0, !SandboxPrelude.isPrelude(source) else {
             return failure
         }
+        if tailCallLines.count == 1 {
+            return LuaError(code: failure.code, chunkName: source, line: tailCallLines[0], message: failure.message)
+        }
         let why =
             failure.code == .runtime
             ? "the error came through a tail call, `return f(...)`, which leaves no line of its own"
@@ -289,6 +304,20 @@ extension LuaState {
         return LuaError(
             code: failure.code, chunkName: source, line: Int(definition.linedefined),
             message: failure.message + " (the line where the function starts: \(why))")
+    }
+
+    /// The sandbox function an error message names first (`redirect` in `redirect(url …)
+    /// takes…` or `redirect: params must be a table`, `rawset` in Lua's `bad argument #1 to
+    /// 'rawset' (…)`): the one that raised it.
+    static func raisingFunction(of message: String) -> String? {
+        if message.hasPrefix("bad argument #"), let open = message.firstIndex(of: "'") {
+            let rest = message[message.index(after: open)...]
+            return rest.firstIndex(of: "'").map { String(rest[..<$0]) }
+        }
+        let name = message.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        guard !name.isEmpty, name.count < message.count else { return nil }
+        let next = message[message.index(message.startIndex, offsetBy: name.count)]
+        return next == "(" || next == ":" ? String(name) : nil
     }
 
     /// Pushes the message-free load of `source` (or the error message).

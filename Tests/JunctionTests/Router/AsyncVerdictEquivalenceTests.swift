@@ -215,7 +215,7 @@ import Testing
         let opening = await observed.router.open("myapp://nowhere")
         #expect(asked == 1)
         #expect(opening.error?.code == .unknownRoute)
-        #expect(opening.error?.message.contains("the undefined-route handler named no URL for it") == true)
+        #expect(opening.error?.message.contains("the undefinedRouteHandler named no URL for it") == true)
         #expect(observed.decisions.first?.redirects == ["myapp://nowhere"])
     }
 }

@@ -42,7 +42,9 @@ import Testing
         Case(
             url: "tp://pay?amount=1",
             opening:
-                "failed: unknown route: no route, fallback or dispatcher takes this URL; register one, or an undefined-route handler",
+                "failed: unknown route: no route matches it, the bundle's fallback rules let it pass, no dispatcher is "
+                + "registered for tp, no undefinedRouteHandler is set — add a route, a fallback, a dispatcher for tp "
+                + "or an undefinedRouteHandler",
             result: "unmatched"),
         Case(
             url: "myapp://live/88", context: ["user": ["id": 1], "flags": ["live_disabled": true]],
