@@ -285,6 +285,11 @@ import Testing
             "rules.lua:1:1: error: redirect to \"myapp://b/{id\": \"{\" without a closing \"}\" in \"myapp://b/{id\""
         ),
         (
+            "redirect { from = 'myapp://docs/**', to = 'https://m.example.com/docs/{**}' }",
+            "rules.lua:1:1: error: redirect to \"https://m.example.com/docs/{**}\": {**}: a declared redirect "
+                + "carries named parameters only, not what ** matched"
+        ),
+        (
             "\n\nredirect { from = 'myapp://a/**/x', to = 'myapp://b' }",
             "rules.lua:3:1: error: in a redirect's from pattern: invalid pattern"
         ),
