@@ -79,6 +79,22 @@ import Testing
         #expect(error.description == expected)
     }
 
+    /// Reading the rule's code is bounded: a rule whose compiled code is larger than
+    /// ``LuaState/tailCallDumpLimit`` (which may fail so on every request) is placed where
+    /// it starts, as before, and says why.
+    @Test func aRuleTooLargeToReadIsPlacedWhereItStarts() throws {
+        let body = String(repeating: "  n = n + 1\n", count: 70_000)
+        let source =
+            "interceptor { name = 'i', all = true, run = function(req, ctx)\n  local n = 0\n" + body
+            + "  return reject(n)\nend }"
+        let engine = try RuleEngine(sources: [RuleSource(name: "rules/policy.lua", text: source)])
+        let function = try #require(engine.declarations.interceptors.first?.function)
+        let error = #expect(throws: LuaError.self) { try engine.evaluate(declared: function, arguments: [[:], [:]]) }
+        #expect(
+            error?.description == "rules/policy.lua:1: reject(reason [, code]) takes the reason as a string"
+                + Self.tailCall)
+    }
+
     @Test func aHelperDeclaredAsTheRuleItselfIsNotPlacedInTheSandbox() throws {
         // `run = reject` makes the prelude's own function the rule: no line of the bundle to name.
         let engine = try RuleEngine(sources: [

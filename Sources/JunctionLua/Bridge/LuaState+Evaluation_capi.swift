@@ -279,7 +279,9 @@ extension LuaState {
         // `return reject(42)`: the line of that tail call, when the function has one.
         var tailCallLines: [Int] = []
         if failure.code == .runtime, let callee = Self.raisingFunction(of: failure.message) {
-            var buffer = DumpBuffer()
+            // A rule may fail this way on every request: what reading its code costs is
+            // bounded, and a larger function is placed where it starts.
+            var buffer = DumpBuffer(limit: Self.tailCallDumpLimit)
             if withUnsafeMutablePointer(to: &buffer, { lua_dump(handle, DumpBuffer.writer, $0, 0) }) == 0 {
                 tailCallLines = ChunkScanner.tailCallLines(in: buffer.contents, calling: callee)
             }
@@ -305,6 +307,11 @@ extension LuaState {
             code: failure.code, chunkName: source, line: Int(definition.linedefined),
             message: failure.message + " (the line where the function starts: \(why))")
     }
+
+    /// The most bytes of a rule's compiled code read to place an error that came through a
+    /// tail call (a few thousand lines of rule); a larger rule's error is placed where the
+    /// rule starts.
+    static let tailCallDumpLimit = 256 * 1024
 
     /// The sandbox function an error message names first (`redirect` in `redirect(url …)
     /// takes…` or `redirect: params must be a table`, `rawset` in Lua's `bad argument #1 to

@@ -8,11 +8,14 @@ struct DumpBuffer {
     var bytes: UnsafeMutableRawPointer?
     var count = 0
     var capacity = 0
+    /// The most bytes it takes: a dump that would pass it stops (the writer returns 1).
+    var limit = Int.max
 
     /// The `lua_Writer` that appends to the `DumpBuffer` its user data points at;
-    /// returns 1, which stops the dump, when memory runs out.
+    /// returns 1, which stops the dump, when memory runs out or ``limit`` would be passed.
     static let writer: lua_Writer = { _, chunk, size, userData in
         let buffer = userData.unsafelyUnwrapped.assumingMemoryBound(to: DumpBuffer.self)
+        guard size <= buffer.pointee.limit - buffer.pointee.count else { return 1 }
         if buffer.pointee.count + size > buffer.pointee.capacity {
             let capacity = max(buffer.pointee.capacity * 2, buffer.pointee.count + size, 256)
             guard let grown = realloc(buffer.pointee.bytes, capacity) else { return 1 }
