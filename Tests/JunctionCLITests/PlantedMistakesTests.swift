@@ -165,7 +165,7 @@ import Testing
             ))
         #expect(
             check.stdout.contains(
-                "[redirect-leaves-policies] — allowed at \(bundle)/manifest.yaml:14:5 because: the H5 order list asks "
+                "[redirect-leaves-policies] — allowed at \(bundle)/manifest.yaml:17:5 because: the H5 order list asks "
                     + "for login itself (OPS-42)\n"))
         #expect(check.stdout.hasSuffix("\(bundle): ok (1 accepted on purpose)\n"))
     }

@@ -1,11 +1,11 @@
-import Foundation
+package import Foundation
 
 /// RFC 3339 timestamps in the one form headers use: UTC, whole seconds,
 /// `YYYY-MM-DDTHH:MM:SSZ`. Civil dates by Howard Hinnant's days-from-civil
 /// algorithm, so no formatter, locale or calendar is involved.
-enum RFC3339 {
+package enum RFC3339 {
     /// The text of `date`, its fraction of a second dropped.
-    static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
@@ -20,7 +20,7 @@ enum RFC3339 {
 
     /// The date `text` names, or `nil` unless it is exactly the form ``format(_:)`` writes
     /// for a year from 1970 to 9999.
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
             bytes[16] == 0x3A, bytes[19] == 0x5A

@@ -19,6 +19,7 @@ extension BundleManifest {
         var name: String?
         var version: BundleVersion?
         var manifest = BundleManifest(name: "", version: .integer(0))
+        var logMark: YAMLMark?
         for (key, value) in yaml.pairs(of: map) {
             switch key.text {
             case "name":
@@ -60,12 +61,17 @@ extension BundleManifest {
                 manifest.context = ContextSchema.read(value, &yaml)
             case "allow":
                 manifest.allowances = readAllowances(value, &yaml)
+            case "log":
+                if let policy = readLogPolicy(value, &yaml) {
+                    manifest.log = policy
+                    logMark = value.mark
+                }
             default:
                 yaml.unknownKey(
                     key,
                     allowed: [
                         "name", "version", "minimum_host_version", "description", "on_error", "sources", "context",
-                        "allow",
+                        "log", "allow",
                     ],
                     in: "the manifest")
             }
@@ -77,10 +83,40 @@ extension BundleManifest {
             yaml.error(
                 "missing \"version:\" — a whole number or a semantic version that grows with every release", root.mark)
         }
+        // The context keys it may log are read against the schema, wherever each is written.
+        if let logMark, let problem = manifest.log.problem(schema: manifest.context) { yaml.error(problem, logMark) }
         guard yaml.diagnostics.isEmpty, let name, let version else { throw BundleError(yaml.diagnostics) }
         manifest.name = name
         manifest.version = version
         return manifest
+    }
+
+    /// `log: off`, or `log: { sample, context, mask, hash }` (``DecisionLogPolicy``).
+    private static func readLogPolicy(_ node: YAMLNode, _ yaml: inout YAMLReader) -> DecisionLogPolicy? {
+        if let text = node.scalar?.text {
+            guard ["off", "false"].contains(text) else {
+                yaml.error("log must be off, or a mapping of sample, context, mask and hash", node.mark)
+                return nil
+            }
+            return .off
+        }
+        guard let map = yaml.mapping(node, "log") else { return nil }
+        var policy = DecisionLogPolicy()
+        for (key, value) in yaml.pairs(of: map) {
+            switch key.text {
+            case "sample":
+                guard let text = value.scalar?.text, let share = Double(text) else {
+                    yaml.error("log: sample must be a number from 0 to 1", value.mark)
+                    continue
+                }
+                policy.sample = share
+            case "context": policy.context = yaml.strings(value, "log: context")
+            case "mask": policy.masked = yaml.strings(value, "log: mask")
+            case "hash": policy.hashed = yaml.strings(value, "log: hash")
+            default: yaml.unknownKey(key, allowed: ["sample", "context", "mask", "hash"], in: "log")
+            }
+        }
+        return policy
     }
 
     /// `allow:`, a list of `{ code, at, reason }`, each text and none empty.

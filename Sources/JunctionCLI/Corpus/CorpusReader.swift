@@ -3,7 +3,8 @@ import Junction
 
 /// Reads a corpus of requests, one per line, in batches: a URL as text, or a JSON object
 /// `{"url": …, "source": …, "context": {…}, "params": {…}}` — the line
-/// `Decision.corpusLine(context:)` writes (only `url` is required). Blank lines and lines
+/// `Decision.corpusLine(context:)` writes (only `url` is required), or a line of a device's
+/// decision log, whose other lines (`"kind": "status"`) it skips. Blank lines and lines
 /// starting with `#` are skipped; a gzip file is inflated as it is read. Each line is at
 /// most ``maximumLineBytes``; a longer one is an error naming its line, and the file is
 /// never held whole: batches of ``batchSize`` entries are read as they are decided. A
@@ -168,8 +169,17 @@ struct CorpusReader {
             throw self.error("not a JSON object: \(error)")
         }
         guard case .table(let fields) = document else { throw error("not a JSON object") }
-        for key in fields.keys where !["url", "source", "context", "params"].contains(key) {
-            throw error("unknown field \"\(key.prefix(40))\"; a corpus line has url, source, context and params")
+        // A decision log line (JunctionShipping's DecisionLogLine) is a corpus line with
+        // what was decided besides; the log's other lines (device status) are no request.
+        switch fields["kind"] {
+        case nil, .string("decision")?: break
+        case .string?: return nil
+        default: throw error("\"kind\" is not text")
+        }
+        for key in fields.keys where !Self.fields.contains(key) {
+            throw error(
+                "unknown field \"\(key.prefix(40))\"; a corpus line has url, source, context and params (and a "
+                    + "decision log's line kind, decision, bundle, app_version and time)")
         }
         guard case .string(let url)? = fields["url"], !url.isEmpty else {
             throw error("\"url\" is missing or not text")
@@ -196,6 +206,11 @@ struct CorpusReader {
         }
         return entry
     }
+
+    /// The fields a line may have: a corpus line's, and a decision log line's.
+    static let fields: Set<String> = [
+        "url", "source", "context", "params", "kind", "decision", "bundle", "app_version", "time",
+    ]
 
     private func error(_ message: String) -> CorpusError { CorpusError(file: file, line: lineNumber, message: message) }
 }

@@ -23,6 +23,15 @@ extension BundleManifest {
         if let description { fields["description"] = .string(description) }
         if !sources.isEmpty { fields["sources"] = .array(sources.map { .string($0.rawValue) }) }
         if let context { fields["context"] = context.canonicalJSONValue }
+        if !log.isEnabled {
+            fields["log"] = .string("off")
+        } else if log != .default {
+            var policy: [String: RuleValue] = ["sample": .double(log.sample)]
+            if !log.context.isEmpty { policy["context"] = .array(log.context.map(RuleValue.string)) }
+            if !log.masked.isEmpty { policy["mask"] = .array(log.masked.map(RuleValue.string)) }
+            if !log.hashed.isEmpty { policy["hash"] = .array(log.hashed.map(RuleValue.string)) }
+            fields["log"] = .table(policy)
+        }
         if !allowances.isEmpty {
             fields["allow"] = .array(
                 allowances.map {
@@ -103,6 +112,26 @@ extension BundleManifest {
             try ContextSchema(canonicalJSON: value, at: "context", file: file)
         }) {
             context = schema
+        }
+        switch object.value("log") {
+        case nil:
+            break
+        case .string("off")?:
+            log = .off
+        case let value?:
+            var policy = try CanonicalJSONObject(value, at: object.path(of: "log"), file: file, what: "a log policy")
+            switch try policy.required("sample") {
+            case .double(let share): log.sample = share
+            case .int(let share): log.sample = Double(share)
+            case let other:
+                throw CanonicalJSONObject.mismatch(
+                    other, expected: "a number from 0 to 1", at: policy.path(of: "sample"), file: file)
+            }
+            log.context = try policy.strings("context") ?? []
+            log.masked = try policy.strings("mask") ?? []
+            log.hashed = try policy.strings("hash") ?? []
+            try policy.finish()
+            if let problem = log.problem(schema: context) { throw object.error("log", problem) }
         }
         let allowed = try object.array("allow") ?? []
         guard allowed.count <= FindingAllowance.maximumCount else {

@@ -34,6 +34,8 @@ public struct BundleManifest: Sendable, Hashable {
     /// The context keys the rules read and their types (`context:`), or `nil` when the
     /// manifest declares none: then nothing about a context is checked.
     public var context: ContextSchema?
+    /// What devices may log of the bundle's decisions (the manifest's `log:`).
+    public var log: DecisionLogPolicy = .default
     /// The findings of `junction check` its author accepts on purpose (``FindingAllowance``);
     /// for the tools, never read by devices.
     public var allowances: [FindingAllowance] = []

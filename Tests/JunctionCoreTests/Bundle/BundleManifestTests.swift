@@ -57,7 +57,7 @@ import Testing
         ),
         (
             "name: shop\nversion: 1\nfiles: []",
-            "m.yaml:3:1: error: unknown key \"files\" in the manifest; expected one of name, version, minimum_host_version, description, on_error, sources, context, allow"
+            "m.yaml:3:1: error: unknown key \"files\" in the manifest; expected one of name, version, minimum_host_version, description, on_error, sources, context, log, allow"
         ),
         (
             "name: shop\nversion: 1\nsources: [mini_program, push]",
@@ -72,6 +72,18 @@ import Testing
             "m.yaml:3:16: error: source \"car\" is listed twice"
         ),
         ("name: shop\nversion: 1\nsources: car", "m.yaml:3:10: error: sources must be a list (\"- …\" items)"),
+        (
+            "name: shop\nversion: 1\nlog: { sample: 2 }",
+            "m.yaml:3:6: error: log: sample must be from 0 to 1, not 2.0"
+        ),
+        (
+            "name: shop\nversion: 1\ncontext: { app_version: version }\nlog: { context: [app_verison] }",
+            "m.yaml:4:6: error: log: context lists \"app_verison\", which the manifest's context: schema does not declare; did you mean \"app_version\"?"
+        ),
+        (
+            "name: shop\nversion: 1\nlog: maybe",
+            "m.yaml:3:6: error: log must be off, or a mapping of sample, context, mask and hash"
+        ),
         (
             "name: shop\nversion: 1\nallow:\n  - { code: group-near-policy, at: vip }",
             "m.yaml:4:5: error: each allowance needs code:, at: and reason: (missing reason) — the finding's code, what it is about, and why it is accepted"

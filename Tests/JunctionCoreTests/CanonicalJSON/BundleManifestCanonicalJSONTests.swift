@@ -6,6 +6,12 @@ import Testing
     static let manifests: [(String, String)] = [
         ("name: shop\nversion: 12\n", #"{"name":"shop","on_error":"reject","version":12}"#),
         (
+            "name: shop\nversion: 12\ncontext: { user: { id: int } }\nlog: { sample: 0.1, context: [user.id], mask: [phone], hash: [uid] }\n",
+            #"{"context":[{"name":"user","type":{"table":[{"name":"id","type":"int"}]}}],"log":{"context":["user.id"],"#
+                + #""hash":["uid"],"mask":["phone"],"sample":0.1},"name":"shop","on_error":"reject","version":12}"#
+        ),
+        ("name: shop\nversion: 12\nlog: off\n", #"{"log":"off","name":"shop","on_error":"reject","version":12}"#),
+        (
             "name: shop\nversion: 12\nallow:\n  - { code: group-near-policy, at: vip, reason: \"the free tier\" }\n",
             #"{"allow":[{"at":"vip","code":"group-near-policy","reason":"the free tier"}],"name":"shop","#
                 + #""on_error":"reject","version":12}"#
@@ -89,7 +95,7 @@ import Testing
         ),
         (
             #"{"name":"a","version":1,"extra":true}"#,
-            "manifest.json: extra: unknown member; the document has allow, context, description, minimum_host_version, name, on_error, sources, version"
+            "manifest.json: extra: unknown member; the document has allow, context, description, log, minimum_host_version, name, on_error, sources, version"
         ),
     ]
 
