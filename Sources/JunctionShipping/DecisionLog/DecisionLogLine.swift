@@ -181,7 +181,7 @@ public enum DecisionLogLine {
     }
 
     /// `sha256:` and the first 16 hex digits of the SHA-256 of `text`.
-    static func hash(_ text: String) -> String {
+    package static func hash(_ text: String) -> String {
         "sha256:" + SHA256Text.of(Array(text.utf8)).prefix(16)
     }
 }
