@@ -11,7 +11,7 @@ struct JunctionCommand: AsyncParsableCommand {
         subcommands: [
             MatchCommand.self, RoutesCommand.self, TestCommand.self, EvalCommand.self, DiffCommand.self,
             CheckCommand.self, CodegenCommand.self,
-            DemoCommand.self, KeygenCommand.self, BundleCommand.self, AgentCommand.self,
+            DemoCommand.self, KeygenCommand.self, BundleCommand.self, AgentCommand.self, LogsCommand.self,
         ]
     )
 }
