@@ -44,12 +44,22 @@ struct BatchLines {
         bytes += chunk.count
         guard bytes <= maximumBytes else { throw .tooLarge(maximumBytes: maximumBytes) }
         var start = chunk.startIndex
-        while let end = chunk[start...].firstIndex(of: 0x0A) {
+        while start < chunk.endIndex {
+            if line.isEmpty {
+                // Empty lines cost a compare each: a bomb of line ends inflates to millions.
+                let next = Self.pastLineEnds(chunk, from: start)
+                lineNumber += next - start
+                start = next
+                if start == chunk.endIndex { break }
+            }
+            guard let end = chunk[start...].firstIndex(of: 0x0A) else {
+                try append(chunk[start...])
+                break
+            }
             try append(chunk[start..<end])
             try finishLine()
             start = end + 1
         }
-        try append(chunk[start...])
         endsWithLineEnd = chunk.last == 0x0A
     }
 
@@ -57,6 +67,15 @@ struct BatchLines {
     /// - Throws: ``Refusal`` when that line is not an object.
     mutating func finish() throws(Refusal) {
         if !line.isEmpty { try finishLine() }
+    }
+
+    /// The index of the first byte from `start` that is not a line end.
+    private static func pastLineEnds(_ chunk: ArraySlice<UInt8>, from start: Int) -> Int {
+        chunk.withUnsafeBufferPointer { bytes in
+            var index = start - chunk.startIndex
+            while index < bytes.count && bytes[index] == 0x0A { index += 1 }
+            return chunk.startIndex + index
+        }
     }
 
     private mutating func append(_ bytes: ArraySlice<UInt8>) throws(Refusal) {

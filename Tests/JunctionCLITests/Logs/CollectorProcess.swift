@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+@testable import JunctionCLI
+
+/// A `junction logs serve` child process on a loopback port the system picked, writing to
+/// a folder of its own.
+final class CollectorProcess {
+    /// The folder it writes.
+    let folder: String
+    /// The port it listens on.
+    let port: UInt16
+    private let process: Process
+    private let output: Pipe
+    private let errors: Pipe
+
+    /// Starts a collector on `folder` (a new temporary one by default) with `arguments`
+    /// added, and waits for its `listening on` line.
+    /// - Parameters:
+    ///   - folder: The `--dir`.
+    ///   - arguments: More flags.
+    ///   - shellPrefix: Shell text run before it in the same shell (`ulimit -f 4;`).
+    init(folder: String? = nil, _ arguments: [String] = [], shellPrefix: String? = nil) throws {
+        self.folder =
+            folder
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("junction-logs-\(UUID().uuidString)")
+            .path
+        process = Process()
+        let collectorArguments = ["logs", "serve", "--dir", self.folder, "--listen", "127.0.0.1:0"] + arguments
+        if let shellPrefix {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments =
+                ["-c", "\(shellPrefix) exec \"$0\" \"$@\"", CLIRunner.executable.path] + collectorArguments
+        } else {
+            process.executableURL = CLIRunner.executable
+            process.arguments = collectorArguments
+        }
+        output = Pipe()
+        errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        var line: [UInt8] = []
+        while line.last != 0x0A {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty { break }
+            line += byte
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let match = text.firstMatch(of: /listening on 127\.0\.0\.1:([0-9]+),/), let port = UInt16(match.1) else {
+            process.waitUntilExit()
+            let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw CollectorStartFailure(output: text + errorText)
+        }
+        self.port = port
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// The URL of `kind`'s path.
+    func url(_ kind: LogKind = .decisions) -> String { "http://127.0.0.1:\(port)\(kind.path)" }
+
+    /// The most memory it has held, from `/proc`: `VmHWM`, in bytes.
+    var peakResidentBytes: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1_024
+    }
+
+    /// Stops it with `SIGTERM` and returns its status and what it printed.
+    func stop() -> (status: Int32, output: String, errors: String) {
+        process.terminate()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let errorText = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: printed, as: UTF8.self),
+            String(decoding: errorText, as: UTF8.self)
+        )
+    }
+
+    /// Kills it with `SIGKILL`, as a crash would, and returns what it printed to standard error.
+    @discardableResult
+    func crash() -> String {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+}
+
+/// A collector that did not print its `listening on` line; what it printed instead.
+struct CollectorStartFailure: Error, CustomStringConvertible {
+    let output: String
+    var description: String { "the collector did not start: \(output)" }
+}
