@@ -68,7 +68,6 @@ import Testing
                 "{\"a\":1}\n\"text\"\n", 1,
                 BatchLines.Refusal.notAnObject(line: 2, reason: "a JSON value that is not an object")
             ),
-            ("{\"a\":1,\"a\":2}\n", 0, nil as BatchLines.Refusal?),
             ("\(String(repeating: " ", count: 70))\n", 0, BatchLines.Refusal.lineTooLong(line: 1, maximumBytes: 64)),
             (String(repeating: "{}\n", count: 400), 0, BatchLines.Refusal.tooLarge(maximumBytes: 1_024)),
         ] as [(String, Int, BatchLines.Refusal?)])
@@ -83,15 +82,17 @@ import Testing
             try lines.finish()
             #expect(refusal == nil && lines.objects == objects, "\(text)")
         } catch {
-            if text.contains("\"a\":2") {
-                // Duplicate keys: refused as the corpus reader refuses them.
-                guard case .notAnObject(line: 1, _) = error else {
-                    Issue.record("\(error)")
-                    return
-                }
-            } else {
-                #expect(error == refusal, "\(text)")
-            }
+            #expect(error == refusal, "\(text)")
+        }
+    }
+
+    @Test func aLineWithADuplicateKeyIsRefusedAsTheCorpusReaderRefusesIt() {
+        var lines = BatchLines(maximumLineBytes: 64, maximumBytes: 1_024)
+        #expect {
+            try lines.take(Array("{\"a\":1}\n{\"a\":1,\"a\":2}\n".utf8)[...])
+        } throws: { error in
+            guard case .notAnObject(line: 2, let reason) = error as? BatchLines.Refusal else { return false }
+            return reason.contains("appears twice in one object")
         }
     }
 }
