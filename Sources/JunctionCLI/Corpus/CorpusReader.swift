@@ -70,6 +70,23 @@ struct CorpusReader {
         return (entries, nil)
     }
 
+    /// The next line that is not blank or a comment, as the JSON object it must be (a
+    /// decision log's line, whatever its kind), with its number; `nil` at the end.
+    /// - Throws: `CorpusError` for a line that is not a JSON object, too long, or a file
+    ///   that cannot be read; the next call goes on after that line.
+    mutating func nextObject() throws(CorpusError) -> (fields: [String: RuleValue], line: Int)? {
+        while let bytes = try nextLine() {
+            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) || bytes.first == UInt8(ascii: "#") { continue }
+            let document: RuleValue
+            do { document = try CanonicalJSON.decode(Array(bytes)) } catch {
+                throw self.error("not a JSON object: \(error)")
+            }
+            guard case .table(let fields) = document else { throw error("not a JSON object") }
+            return (fields, lineNumber)
+        }
+        return nil
+    }
+
     /// The next line's bytes without its end, or `nil` at the end of the file.
     private mutating func nextLine() throws(CorpusError) -> ArraySlice<UInt8>? {
         while true {

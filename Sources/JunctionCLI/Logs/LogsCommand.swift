@@ -4,7 +4,7 @@ import ArgumentParser
 struct LogsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logs",
-        abstract: "Collect the decision logs and status reports devices upload.",
-        subcommands: [LogsServeCommand.self]
+        abstract: "Collect and report the decision logs and status reports devices upload.",
+        subcommands: [LogsServeCommand.self, LogsReportCommand.self]
     )
 }

@@ -41,7 +41,16 @@ final class CollectorProcess {
         process.standardError = errors
         try process.run()
         var line: [UInt8] = []
+        // Its first line, waited for at most a minute: a collector that never says it
+        // listens fails the test rather than holding the whole run.
+        let deadline = ContinuousClock.now + .seconds(60)
+        var ready = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
         while line.last != 0x0A {
+            let left = deadline - .now
+            guard left > .zero, poll(&ready, 1, Int32(left / .milliseconds(1))) > 0 else {
+                kill(process.processIdentifier, SIGKILL)
+                throw CollectorStartFailure(output: String(decoding: line, as: UTF8.self) + " (no line in 60 s)")
+            }
             let byte = output.fileHandleForReading.readData(ofLength: 1)
             if byte.isEmpty { break }
             line += byte
