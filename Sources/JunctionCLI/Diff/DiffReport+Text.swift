@@ -86,14 +86,6 @@ extension DiffReport {
         return lines
     }
 
-    /// `1,234,567`.
-    func grouped(_ number: Int) -> String {
-        let digits = String(number)
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { out += "," }
-            out.append(digit)
-        }
-        return out
-    }
+    /// `1,234,567` (``Swift/Int/grouped``).
+    func grouped(_ number: Int) -> String { number.grouped }
 }

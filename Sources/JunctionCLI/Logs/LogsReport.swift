@@ -43,7 +43,7 @@ struct LogsReport {
     /// The report as text, most counted first, each table cut to `top` keys.
     func text(top: Int) -> [String] {
         var lines = [
-            "junction logs report: \(Self.number(counts.decisions)) decisions, \(Self.number(counts.statuses)) "
+            "junction logs report: \(counts.decisions.grouped) decisions, \(counts.statuses.grouped) "
                 + "status lines (\(files.count == 1 ? "1 file" : "\(files.count) files"))"
         ]
         func table(_ title: String, _ tally: DecisionLogReport.Tally) {
@@ -53,7 +53,7 @@ struct LogsReport {
             let sorted = tally.sorted
             for (key, count) in sorted.prefix(top) {
                 let share = String(format: "%.1f%%", 100 * Double(count) / Double(tally.total))
-                lines.append("  " + Self.number(count).leftPadded(to: 9) + "  " + share.leftPadded(to: 6) + "  " + key)
+                lines.append("  " + count.grouped.leftPadded(to: 9) + "  " + share.leftPadded(to: 6) + "  " + key)
             }
             if sorted.count > top { lines.append("  … \(sorted.count - top) more") }
         }
@@ -64,17 +64,17 @@ struct LogsReport {
         table("by app version", counts.appVersions)
         if counts.failures.total > 0 {
             let rate = String(format: "%.2f%%", 100 * Double(counts.failures.total) / Double(max(counts.decisions, 1)))
-            table("rule failures (\(Self.number(counts.failures.total)), \(rate) of decisions)", counts.failures)
+            table("rule failures (\(counts.failures.total.grouped), \(rate) of decisions)", counts.failures)
         }
         table("devices by the bundle seq they last reported", counts.devicesBySeq)
         table("update refusals by code", counts.refusals)
         if counts.otherLines > 0 {
             lines.append("")
-            lines.append("\(Self.number(counts.otherLines)) lines of another kind, not counted")
+            lines.append("\(counts.otherLines.grouped) lines of another kind, not counted")
         }
         if unreadable > 0 {
             lines.append("")
-            lines.append("\(Self.number(unreadable)) lines could not be read, the first:")
+            lines.append("\(unreadable.grouped) lines could not be read, the first:")
             lines += errors.map { "  " + $0 }
         }
         return lines
@@ -111,17 +111,6 @@ struct LogsReport {
         object.add("unreadable_lines", .raw(String(unreadable)))
         object.add("errors", .array(errors))
         return object.rendered
-    }
-
-    /// `1,234`.
-    static func number(_ value: Int) -> String {
-        let digits = String(value)
-        var out = ""
-        for (index, character) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(character)
-        }
-        return out
     }
 }
 

@@ -87,9 +87,7 @@ public enum DecisionLogLine {
         }
         if let route = decision.match?.route.name { summary["route"] = .string(route) }
         // The last rule whose verdict decided something, or that failed.
-        if let step = decision.trace.steps.last(where: { step in
-            step.error != nil || { if case .continue? = step.verdict { false } else { step.verdict != nil } }()
-        }) {
+        if let step = decision.trace.steps.last(where: { $0.error != nil || ($0.verdict ?? .continue) != .continue }) {
             summary["rule"] = .string(
                 [step.stage.rawValue, step.name, step.location.map { "(\($0))" }].compactMap(\.self)
                     .joined(separator: " "))

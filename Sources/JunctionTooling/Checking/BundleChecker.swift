@@ -87,11 +87,10 @@ package struct BundleChecker: Sendable {
     /// - Parameter apps: As for ``check(apps:)``.
     /// - Returns: The findings that stand, and those accepted on purpose.
     package func review(apps: [CapabilitiesFile] = []) -> CheckReview {
-        let review = CheckReview(
+        var review = CheckReview(
             findings: findings(apps: apps), allowances: decider.bundle?.manifest.allowances ?? [])
-        var sorted = review
-        sorted.findings = Self.sorted(review.findings)
-        return sorted
+        review.findings = Self.sorted(review.findings)
+        return review
     }
 
     /// Runs every check and applies the manifest's `allow:`: the findings that stand.

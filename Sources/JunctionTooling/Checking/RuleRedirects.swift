@@ -44,17 +44,13 @@ struct RuleRedirects {
         maximumRedirects: Int
     ) {
         self.routes = routes
-        var indexByName: [String: Int] = [:]
-        for (index, route) in routes.routes.enumerated() where indexByName[route.name] == nil {
-            indexByName[route.name] = index
-        }
         func landings(_ function: Int, _ rule: String) -> [Edge] {
             var seen = Set<String>()
             return (analysis.redirectTargets[function] ?? []).compactMap { use in
                 guard seen.insert(use.name).inserted,
                     let landing = RedirectLanding(
                         use.name, hops: 1, routes: routes, redirects: redirects, maximumRedirects: maximumRedirects),
-                    case .route(let route) = landing.place, let index = routes.routes.firstIndex(of: route)
+                    case .route(let route) = landing.place, let index = routes.index(ofRouteNamed: route.name)
                 else { return nil }
                 return Edge(
                     function: function, rule: rule, target: use.name, use: use, landing: index,
@@ -69,11 +65,11 @@ struct RuleRedirects {
                 everyRoute += found
                 edges += found.map { ($0, nil) }
             case .route(let name):
-                guard let index = indexByName[name] else { continue }
+                guard let index = routes.index(ofRouteNamed: name) else { continue }
                 byRoute[index, default: []] += found
                 edges += found.map { ($0, [index]) }
             case .routes(let names):
-                let indices = names.compactMap { indexByName[$0] }
+                let indices = names.compactMap { routes.index(ofRouteNamed: $0) }
                 for index in indices { byRoute[index, default: []] += found }
                 edges += found.map { ($0, indices) }
             case .pattern, .patterns:

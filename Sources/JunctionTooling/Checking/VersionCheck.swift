@@ -1,4 +1,3 @@
-import Foundation
 import JunctionCore
 import JunctionLua
 import Junction
@@ -83,17 +82,9 @@ struct VersionCheck {
         return nil
     }
 
-    /// The line of `minimum_host_version:` in the bundle's `manifest.yaml`.
+    /// Where the manifest says `minimum_host_version`, as the capability check places it.
     private func manifestLocation() -> SourceLocation? {
-        guard let directory else { return nil }
-        let path = directory.hasSuffix("/") ? directory + "manifest.yaml" : directory + "/manifest.yaml"
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if let range = line.range(of: "minimum_host_version") {
-                return SourceLocation(
-                    file: path, line: index + 1, column: line.distance(from: line.startIndex, to: range.lowerBound) + 1)
-            }
-        }
-        return SourceLocation(file: path, line: 1, column: 1)
+        directory.flatMap { BundleFileText(directory: $0, names: ["manifest.yaml", "manifest.yml", "manifest.json"]) }
+            .map { $0.location(ofKey: "minimum_host_version") ?? $0.start }
     }
 }
