@@ -69,7 +69,8 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
-        // The system zlib (Debian: zlib1g-dev): the CLI reads gzip corpora with it. The CLI only.
+        // The system zlib (Debian: zlib1g-dev; in every Apple SDK): the device compresses its
+        // decision-log uploads, the CLI reads gzip corpora and writes the collector's files.
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
@@ -119,6 +120,8 @@ let package = Package(
             dependencies: [
                 "Junction", "JunctionArtifact", .product(name: "Logging", package: "swift-log"),
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                // gzip for the decision log's upload batches.
+                "CZlib",
                 // SHA-256 of a downloaded artifact, checked against its pointer before anything else reads it.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -165,7 +168,7 @@ let package = Package(
             name: "JunctionTestSupport",
             dependencies: ["Junction", .product(name: "Logging", package: "swift-log")],
             path: "Tests/JunctionTestSupport",
-            exclude: ["hostile_http_server.py"],
+            exclude: ["hostile_http_server.py", "flaky_collector.py"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -4,11 +4,12 @@ Reads `swift package describe --type json` on stdin and follows every target's
 `target_dependencies` (and, at each target, its `product_dependencies`), transitively,
 from each device product's targets. The rules:
 
-- no device product reaches YAML (`CLibYAML`, `JunctionAuthoring`), the checker and the
-  diff (`JunctionTooling`), or the CLI's zlib (`CZlib`);
+- no device product reaches YAML (`CLibYAML`, `JunctionAuthoring`) or the checker and the
+  diff (`JunctionTooling`);
 - the router (`Junction`) reaches no shipping: not `JunctionShipping`, `JunctionArtifact`,
-  `CCurl` or swift-crypto's `Crypto` — an app that ships its bundle inside itself links
-  no downloader and no signature code;
+  `CCurl`, zlib (`CZlib`, which compresses the decision log's uploads) or swift-crypto's
+  `Crypto` — an app that ships its bundle inside itself links no downloader, no
+  compressor and no signature code;
 - the artifact (`JunctionArtifact`) reaches no router.
 
 Exit 0 when every rule holds; 1, naming each path (`Junction -> JunctionCore -> CLibYAML`),
@@ -25,14 +26,16 @@ import copy
 import json
 import sys
 
-# What no product an app ships may reach: YAML, authoring, tooling, the CLI's zlib.
-AUTHORING = ("CLibYAML", "CZlib", "JunctionAuthoring", "JunctionTooling")
+# What no product an app ships may reach: YAML, authoring, tooling.
+AUTHORING = ("CLibYAML", "JunctionAuthoring", "JunctionTooling")
+# The shipping side the router does without.
+SHIPPING = ("JunctionShipping", "JunctionArtifact", "CCurl", "CZlib", "Crypto")
 # Each device product, and what it must not reach.
 RULES = {
-    "Junction": AUTHORING + ("JunctionShipping", "JunctionArtifact", "CCurl", "Crypto"),
+    "Junction": AUTHORING + SHIPPING,
     "JunctionShipping": AUTHORING,
     "JunctionArtifact": AUTHORING + ("Junction", "JunctionShipping"),
-    "JunctionSwiftUI": AUTHORING + ("JunctionShipping", "JunctionArtifact", "CCurl", "Crypto"),
+    "JunctionSwiftUI": AUTHORING + SHIPPING,
 }
 DEVICE_PRODUCTS = tuple(RULES)
 

@@ -19,6 +19,11 @@ static inline CURLcode jc_setopt_pointer(CURL *curl, CURLoption option, void *va
     return curl_easy_setopt(curl, option, value);
 }
 
+// CURLOPT_POSTFIELDSIZE_LARGE and the other options that take a curl_off_t.
+static inline CURLcode jc_setopt_off(CURL *curl, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(curl, option, value);
+}
+
 static inline CURLcode jc_setopt_headers(CURL *curl, struct curl_slist *headers) {
     return curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
 }

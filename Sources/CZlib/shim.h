@@ -1,5 +1,5 @@
-// The system zlib (Debian: zlib1g-dev), for the CLI's gzip corpora and the files
-// `junction logs serve` writes. Authoring only: a device never reads one.
+// The system zlib (Debian: zlib1g-dev; every Apple SDK has it): the device compresses its
+// decision-log uploads; the CLI reads gzip corpora and writes `junction logs serve`'s files.
 #ifndef JUNCTION_CZLIB_SHIM_H
 #define JUNCTION_CZLIB_SHIM_H
 

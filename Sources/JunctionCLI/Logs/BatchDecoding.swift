@@ -1,3 +1,5 @@
+import JunctionShipping
+
 /// A body turned into what is appended to a kind's file: checked line by line as it is
 /// inflated, and kept as gzip members.
 ///

@@ -35,7 +35,7 @@ final class HourlyLogFile: Sendable {
         var broken: String?
     }
 
-    private let kind: LogKind
+    private let kind: DecisionLogKind
     private let folder: String
     private let clock: @Sendable () -> Double
     private let state = Locked(State())
@@ -46,7 +46,7 @@ final class HourlyLogFile: Sendable {
     ///   - folder: Where.
     ///   - clock: Now, in seconds since 1970 UTC; read under the lock that orders appends,
     ///     so the hours of successive batches never go back.
-    init(kind: LogKind, folder: String, clock: @escaping @Sendable () -> Double) {
+    init(kind: DecisionLogKind, folder: String, clock: @escaping @Sendable () -> Double) {
         self.kind = kind
         self.folder = folder
         self.clock = clock

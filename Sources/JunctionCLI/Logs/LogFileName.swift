@@ -1,3 +1,5 @@
+import JunctionShipping
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -12,7 +14,7 @@
 /// same hour already sealed one. A file named `*.ndjson.gz` never changes after it appears.
 struct LogFileName: Hashable, Sendable {
     /// What the file holds.
-    let kind: LogKind
+    let kind: DecisionLogKind
     /// Hours since 1970-01-01T00 UTC.
     let hour: Int
 
@@ -20,7 +22,7 @@ struct LogFileName: Hashable, Sendable {
     /// - Parameters:
     ///   - kind: What the file holds.
     ///   - secondsSince1970: A time, in seconds since 1970 UTC.
-    init(kind: LogKind, secondsSince1970: Double) {
+    init(kind: DecisionLogKind, secondsSince1970: Double) {
         self.kind = kind
         hour = Int((secondsSince1970 / 3_600).rounded(.down))
     }
@@ -52,7 +54,7 @@ struct LogFileName: Hashable, Sendable {
     init?(openName: String) {
         guard openName.hasSuffix(".ndjson.gz" + Self.openSuffix) else { return nil }
         let stem = openName.dropLast((".ndjson.gz" + Self.openSuffix).count)
-        guard let dash = stem.firstIndex(of: "-"), let kind = LogKind(rawValue: String(stem[..<dash])) else {
+        guard let dash = stem.firstIndex(of: "-"), let kind = DecisionLogKind(rawValue: String(stem[..<dash])) else {
             return nil
         }
         let text = stem[stem.index(after: dash)...]

@@ -16,7 +16,7 @@ final class LogFolder: Sendable {
     /// The folder's path.
     let path: String
     /// Each kind's file.
-    let files: [LogKind: HourlyLogFile]
+    let files: [DecisionLogKind: HourlyLogFile]
     private let lockDescriptor: Int32
 
     /// Opens `path` (made when missing), takes its lock, recovers its `.open` files and seals
@@ -45,8 +45,8 @@ final class LogFolder: Sendable {
         }
         lockDescriptor = descriptor
         self.path = path
-        var files: [LogKind: HourlyLogFile] = [:]
-        for kind in LogKind.allCases { files[kind] = HourlyLogFile(kind: kind, folder: path, clock: clock) }
+        var files: [DecisionLogKind: HourlyLogFile] = [:]
+        for kind in DecisionLogKind.allCases { files[kind] = HourlyLogFile(kind: kind, folder: path, clock: clock) }
         self.files = files
         let names: [String]
         do { names = try Self.list(path) } catch {

@@ -1,3 +1,5 @@
+import JunctionShipping
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

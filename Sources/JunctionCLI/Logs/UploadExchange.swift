@@ -1,4 +1,5 @@
 import Foundation
+import JunctionShipping
 
 /// One connection's one request: its head read and checked, its body read, inflated and
 /// checked a chunk at a time, the batch appended, and the answer sent. Every step is bounded
@@ -50,7 +51,7 @@ struct UploadExchange: Sendable {
             if error.status == 0 { throw .closed }
             return (error, 0)
         }
-        let kind: LogKind
+        let kind: DecisionLogKind
         let length: Int
         do { (kind, length) = try check(head) } catch { return (error, 0) }
         if head["expect"]?.lowercased() == "100-continue" {
@@ -137,9 +138,9 @@ struct UploadExchange: Sendable {
     /// Checks a head before its body is read: path, method, token, framing, size, encoding.
     /// - Returns: The kind posted and the body's length.
     /// - Throws: The answer that refuses it.
-    private func check(_ head: RequestHead) throws(CollectorResponse) -> (LogKind, Int) {
-        guard let kind = LogKind(target: head.target) else {
-            let paths = LogKind.allCases.map(\.path).joined(separator: " or ")
+    private func check(_ head: RequestHead) throws(CollectorResponse) -> (DecisionLogKind, Int) {
+        guard let kind = DecisionLogKind(target: head.target) else {
+            let paths = DecisionLogKind.allCases.map(\.path).joined(separator: " or ")
             throw CollectorResponse(
                 status: 404, message: "\(head.target.prefix(200)): no such path; post batches to \(paths)")
         }

@@ -38,6 +38,7 @@ public final class DecisionLog: Sendable {
         var start = 0
         var bytes = 0
         var dropped = 0
+        var isEnabled = true
     }
 
     /// Its bounds.
@@ -71,7 +72,7 @@ public final class DecisionLog: Sendable {
     public func record(
         _ decision: Decision, context: ContextSnapshot, policy: DecisionLogPolicy, appVersion: String?
     ) -> Bool {
-        guard DecisionLogLine.keeps(decision, policy: policy, draw: draw()) else { return false }
+        guard isEnabled, DecisionLogLine.keeps(decision, policy: policy, draw: draw()) else { return false }
         guard
             let line = DecisionLogLine.make(
                 decision, context: context, policy: policy, appVersion: appVersion, time: now())
@@ -88,6 +89,7 @@ public final class DecisionLog: Sendable {
     public func append(_ line: String) {
         let size = line.utf8.count
         state.withLock { state in
+            guard state.isEnabled else { return }
             guard size <= DecisionLogLine.maximumBytes else {
                 state.dropped += 1
                 return
@@ -109,15 +111,17 @@ public final class DecisionLog: Sendable {
         }
     }
 
-    /// Takes the oldest lines, up to `maximumBytes` of them (at least one), and the count
-    /// of lines dropped since the last batch.
-    /// - Parameter maximumBytes: The most bytes of lines the batch holds.
+    /// Takes the oldest lines, up to `maximumBytes` and `maximumLines` of them (at least
+    /// one), and the count of lines dropped since the last batch.
+    /// - Parameters:
+    ///   - maximumBytes: The most bytes of lines the batch holds.
+    ///   - maximumLines: The most lines it holds.
     /// - Returns: The batch; empty when there is nothing to send.
-    public func take(maximumBytes: Int) -> DecisionLogBatch {
+    public func take(maximumBytes: Int, maximumLines: Int = .max) -> DecisionLogBatch {
         state.withLock { state in
             var lines: [String] = []
             var size = 0
-            while state.start < state.lines.count {
+            while state.start < state.lines.count, lines.count < maximumLines {
                 let next = state.lines[state.start].utf8.count
                 guard lines.isEmpty || size + next <= maximumBytes else { break }
                 lines.append(state.lines[state.start])
@@ -156,6 +160,33 @@ public final class DecisionLog: Sendable {
             state.start = 0
             state.bytes = bytes
             state.dropped = dropped
+        }
+    }
+
+    /// Counts `count` lines as dropped elsewhere — refused by the collector for good, or
+    /// removed from the pending folder — so the next batch reports them.
+    /// - Parameter count: How many.
+    public func countDropped(_ count: Int) {
+        guard count > 0 else { return }
+        state.withLock { $0.dropped += count }
+    }
+
+    /// Whether it records: switched off (a kill switch), it empties itself, forgets its
+    /// drops and records nothing until switched on.
+    public var isEnabled: Bool {
+        get { state.withLock { $0.isEnabled } }
+        set {
+            state.withLock { state in
+                state.isEnabled = newValue
+                if !newValue { state = State(isEnabled: false) }
+            }
+        }
+    }
+
+    /// Whether it holds half the lines or half the bytes its limits allow: time to send.
+    public var isHalfFull: Bool {
+        state.withLock {
+            ($0.lines.count - $0.start) * 2 >= limits.maximumLines || $0.bytes * 2 >= limits.maximumBytes
         }
     }
 

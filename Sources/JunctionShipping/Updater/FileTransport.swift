@@ -16,6 +16,10 @@ public struct FileTransport: UpdateTransport {
             throw UpdateTransportError(
                 .unsupportedURL, "\(request.url.absoluteString.prefix(200)): FileTransport reads file:// URLs only")
         }
+        guard request.upload == nil else {
+            throw UpdateTransportError(
+                .unsupportedURL, "\(request.url.absoluteString.prefix(200)): FileTransport reads; it uploads nothing")
+        }
         if Task.isCancelled { throw UpdateTransportError(.cancelled, "read \(request.url.path): cancelled") }
         let path = request.url.path
         let body: [UInt8]

@@ -47,10 +47,14 @@ public final class URLSessionTransport: UpdateTransport, Sendable {
                 "\(request.url.absoluteString.prefix(200)): URLSessionTransport speaks http and https only")
         }
         var urlRequest = URLRequest(url: request.url)
-        urlRequest.httpMethod = "GET"
+        urlRequest.httpMethod = request.method
         urlRequest.cachePolicy = .reloadIgnoringLocalAndRemoteCacheData
         urlRequest.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
         if let tag = request.ifNoneMatch { urlRequest.setValue(tag, forHTTPHeaderField: "If-None-Match") }
+        if let upload = request.upload {
+            urlRequest.httpBody = Data(upload.body)
+            for header in upload.headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
+        }
         let task = session.dataTask(with: urlRequest)
         let exchange = Exchange(request: request, task: task)
         exchanges.add(exchange, for: task.taskIdentifier)

@@ -1,4 +1,5 @@
 import Foundation
+import JunctionShipping
 import Testing
 
 @testable import JunctionCLI
@@ -69,7 +70,7 @@ final class CollectorProcess {
     }
 
     /// The URL of `kind`'s path.
-    func url(_ kind: LogKind = .decisions) -> String { "http://127.0.0.1:\(port)\(kind.path)" }
+    func url(_ kind: DecisionLogKind = .decisions) -> String { "http://127.0.0.1:\(port)\(kind.path)" }
 
     /// The most memory it has held, from `/proc`: `VmHWM`, in bytes.
     var peakResidentBytes: Int {

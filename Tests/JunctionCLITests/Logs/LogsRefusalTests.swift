@@ -1,4 +1,5 @@
 import Foundation
+import JunctionShipping
 import Testing
 
 @testable import JunctionCLI

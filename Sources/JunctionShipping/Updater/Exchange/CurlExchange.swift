@@ -72,7 +72,7 @@
             answer(.failure(UpdateTransportError(.cancelled, "\(describe): cancelled")))
         }
 
-        private var describe: String { "GET \(request.url.absoluteString.prefix(200))" }
+        private var describe: String { "\(request.method) \(request.url.absoluteString.prefix(200))" }
 
         private var isAnswered: Bool { lock.withLock { answered } }
 
@@ -108,11 +108,15 @@
             if let tag = request.ifNoneMatch, tag.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
                 headers = curl_slist_append(headers, "If-None-Match: \(tag)")
             }
+            if let upload = request.upload {
+                for header in upload.headers { headers = curl_slist_append(headers, "\(header.name): \(header.value)") }
+                // No `Expect: 100-continue` round trip before the body: a batch is small.
+                headers = curl_slist_append(headers, "Expect:")
+            }
             let remaining = request.deadline - ContinuousClock.now
             let milliseconds = max(1, min(Int(remaining.components.seconds) * 1_000 + 1_000, 86_400_000))
             let me = Unmanaged.passUnretained(self).toOpaque()
             _ = jc_setopt_string(curl, CURLOPT_URL, request.url.absoluteString)
-            _ = jc_setopt_long(curl, CURLOPT_HTTPGET, 1)
             _ = jc_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
             // libcurl 7.85 and later: an older one would follow a redirect to any scheme.
             guard jc_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK,
@@ -126,7 +130,8 @@
                         )))
                 return
             }
-            _ = jc_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 1)
+            // A POST follows no redirect: its answer, whatever it is, ends the exchange.
+            _ = jc_setopt_long(curl, CURLOPT_FOLLOWLOCATION, request.upload == nil ? 1 : 0)
             _ = jc_setopt_long(curl, CURLOPT_MAXREDIRS, Self.maximumRedirects)
             _ = jc_setopt_long(curl, CURLOPT_TIMEOUT_MS, milliseconds)
             _ = jc_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
@@ -138,8 +143,19 @@
             _ = jc_setopt_progress_function(curl, Self.onProgress)
             _ = jc_setopt_pointer(curl, CURLOPT_XFERINFODATA, me)
             _ = jc_setopt_long(curl, CURLOPT_NOPROGRESS, 0)
-            let code = curl_easy_perform(curl)
-            finish(code)
+            guard let upload = request.upload else {
+                _ = jc_setopt_long(curl, CURLOPT_HTTPGET, 1)
+                finish(curl_easy_perform(curl))
+                return
+            }
+            // libcurl reads the body from this buffer while `curl_easy_perform` runs, and
+            // only then; the request owns it for the exchange's life.
+            upload.body.withUnsafeBytes { body in
+                _ = jc_setopt_long(curl, CURLOPT_POST, 1)
+                _ = jc_setopt_off(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+                _ = jc_setopt_pointer(curl, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: body.baseAddress))
+                finish(curl_easy_perform(curl))
+            }
         }
 
         private func finish(_ code: CURLcode) {
@@ -215,11 +231,15 @@
         }
 
         /// A response's headers are complete: go on to a redirect libcurl follows, or to a
-        /// `200`'s body in identity encoding; stop at anything else, before its body.
+        /// `200`'s body in identity encoding; stop at anything else, before its body. A POST's
+        /// first final status is its whole answer.
         private func headersEnded() -> Bool {
             switch status {
             case 100..<200:
                 return true
+            case _ where request.upload != nil:
+                stop = .finalStatus
+                return false
             case 301, 302, 303, 307, 308:
                 // libcurl follows it; without a Location it is the answer.
                 if location { return true }

@@ -98,7 +98,7 @@ final class Exchange: Sendable {
         answer(.failure(UpdateTransportError(.cancelled, "\(describe): cancelled")))
     }
 
-    private var describe: String { "GET \(request.url.absoluteString.prefix(200))" }
+    private var describe: String { "\(request.method) \(request.url.absoluteString.prefix(200))" }
 
     private func finish() {
         let response = state.withLock {

@@ -42,8 +42,9 @@ final class ExchangeTable: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         let scheme = request.url?.scheme?.lowercased()
         let allowed = exchanges.withLock { table -> Bool in
-            guard var entry = table[task.taskIdentifier], scheme == "http" || scheme == "https",
-                entry.redirects < Self.maximumRedirects
+            // A POST follows none: its answer, whatever it is, ends the exchange.
+            guard var entry = table[task.taskIdentifier], entry.exchange.request.upload == nil,
+                scheme == "http" || scheme == "https", entry.redirects < Self.maximumRedirects
             else { return false }
             entry.redirects += 1
             table[task.taskIdentifier] = entry

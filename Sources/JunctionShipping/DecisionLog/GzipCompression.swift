@@ -1,12 +1,13 @@
 import CZlib
 
 /// Compresses bytes into one gzip member, which appended to a gzip file is read as part of
-/// it (RFC 1952: a file is members one after another).
-enum GzipCompression {
+/// it (RFC 1952: a file is members one after another): an upload batch's body, and what
+/// `junction logs serve` appends to its files.
+package enum GzipCompression {
     /// One gzip member holding `bytes`.
     /// - Parameter bytes: What the member inflates to.
     /// - Returns: The member: header, deflated data, CRC-32 and length.
-    static func member(_ bytes: [UInt8]) -> [UInt8] {
+    package static func member(_ bytes: [UInt8]) -> [UInt8] {
         var stream = z_stream()
         let started = jz_deflateInit2(&stream, Z_DEFAULT_COMPRESSION, 16 + MAX_WBITS)
         precondition(started == Z_OK, "zlib's deflate did not start: \(started)")
@@ -33,5 +34,5 @@ enum GzipCompression {
 
     /// A member holding one line end: what ends a gzip body whose last line has none, so
     /// the next batch appended starts a line of its own.
-    static let lineEnd = member([0x0A])
+    package static let lineEnd = member([0x0A])
 }

@@ -1,17 +1,18 @@
 /// What an uploaded batch holds, told by the path it is posted to: each kind has its own
-/// files, so a decisions file is a diff corpus with nothing else in it.
-enum LogKind: String, CaseIterable, Sendable {
+/// buffer on the device and its own files on the collector, so a decisions file is a diff
+/// corpus with nothing else in it, and a flood of decisions never pushes a status report out.
+public enum DecisionLogKind: String, CaseIterable, Sendable {
     /// Decision lines, in the corpus format `junction diff --urls` reads.
     case decisions
     /// Device status reports: which bundle is active, refusals.
     case status
 
     /// The path a batch of this kind is posted to (`/v1/logs/decisions`).
-    var path: String { "/v1/logs/\(rawValue)" }
+    public var path: String { "/v1/logs/\(rawValue)" }
 
     /// The kind whose path is `target`'s, its query ignored; `nil` for any other path.
     /// - Parameter target: A request's target (`/v1/logs/decisions?device=7`).
-    init?(target: String) {
+    public init?(target: String) {
         let path = target.prefix { $0 != "?" }
         guard let kind = Self.allCases.first(where: { $0.path == path }) else { return nil }
         self = kind

@@ -1,16 +1,17 @@
 import CZlib
 
 /// Inflates a sequence of whole gzip members — an uploaded body, or the file being appended
-/// to — a chunk at a time, handing each chunk on and never keeping what it inflated.
+/// to — a chunk at a time, handing each chunk on and never keeping what it inflated: what
+/// `junction logs serve` checks uploads with, beside ``GzipCompression`` which makes them.
 ///
-/// The window is gzip's (16 + `MAX_WBITS`), as ``GzipBytes`` reads files: what this accepts,
+/// The window is gzip's (16 + `MAX_WBITS`), as the CLI's `GzipBytes` reads files: what this accepts,
 /// the corpus reader reads.
-final class GzipMembers {
+package final class GzipMembers {
     /// How much is inflated at a time.
-    static let chunkBytes = 1 << 16
+    package static let chunkBytes = 1 << 16
 
     /// Where inflating stopped.
-    enum Outcome: Equatable {
+    package enum Outcome: Equatable {
         /// Every byte read: whole members, the last one ended.
         case complete
         /// The bytes ended inside a member: cut short. `validBytes` of them are whole members.
@@ -25,7 +26,7 @@ final class GzipMembers {
     private var output: [UInt8]
 
     /// An inflater; zlib allocates its state (about 44 KiB) here.
-    init() {
+    package init() {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         let status = jz_inflateInit2(stream, 16 + MAX_WBITS)
@@ -47,7 +48,7 @@ final class GzipMembers {
     ///   - sink: Takes each inflated chunk.
     /// - Returns: Where it stopped.
     /// - Throws: What `source` or `sink` throws.
-    func inflate<Failure: Error>(
+    package func inflate<Failure: Error>(
         from source: () throws(Failure) -> [UInt8], into sink: (ArraySlice<UInt8>) throws(Failure) -> Void
     ) throws(Failure) -> Outcome {
         inflateReset(stream)
