@@ -30,7 +30,9 @@ enum BenchmarkCommand {
         var checksum = 0
         var reports: [String] = []
         for group in groups {
-            let measurements = try group.run(with: harness) { name in options.filter.map(name.contains) ?? true }
+            let measurements = try group.run(with: harness) { name in
+                options.filter.map { filter in filter.split(separator: ",").contains { name.contains($0) } } ?? true
+            }
             checksum = measurements.reduce(checksum) { $0 &+ $1.checksum }
             if options.json {
                 for measurement in measurements { print(measurement.jsonLine) }

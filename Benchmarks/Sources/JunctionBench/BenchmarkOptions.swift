@@ -11,7 +11,7 @@ struct BenchmarkOptions {
         usage: junction-bench [--json] [--quick] [--filter TEXT]
           --json           one line per measurement: {"name": "match.junction", "n": 100, "ns_per_op": 123.4}
           --quick          few short samples, for smoke tests (figures are rough)
-          --filter TEXT    only measurements whose name contains TEXT (e.g. match.junction)
+          --filter TEXT    only measurements whose name contains TEXT, or one of TEXT,TEXT (e.g. match.junction)
         """
 
     /// Reads the arguments after the program name.

@@ -3,6 +3,7 @@ import Junction
 import JunctionAuthoring
 import JunctionCore
 import JunctionLua
+import JunctionShipping
 
 /// `decide.*`: the whole decision for a URL mix (``PolicyBundleGenerator/urls``) on a
 /// bundle of 1,000 routes, 20 declared redirects and three Lua interceptors that every
@@ -58,7 +59,10 @@ struct DecideBenchmark: BenchmarkGroup {
     ]
 
     func run(with harness: Harness, selecting selected: (String) -> Bool) throws(BenchmarkFailure) -> [Measurement] {
-        guard Self.contenders.contains(where: { selected("\(name).\($0)") }) else { return [] }
+        guard
+            Self.contenders.contains(where: { selected("\(name).\($0)") })
+                || Self.logContenders.contains(where: selected)
+        else { return [] }
         StandardError.print(
             "\(name): generating a bundle of \(PolicyBundleGenerator.routeCount) routes, \(PolicyBundleGenerator.redirects.count) redirects, 3 Lua interceptors"
         )
@@ -100,6 +104,7 @@ struct DecideBenchmark: BenchmarkGroup {
         add("peerstack_plain") { iterations in Self.decide(plain, samples, iterations: iterations) }
         let table = junction.routes
         add("match_only") { iterations in Self.match(table, requests, iterations: iterations) }
+        contenders += Self.logContenders(junction, requests, context, selected: selected)
 
         StandardError.print("\(name): timing \(contenders.count) contenders, interleaved")
         let measurements = harness.measure(contenders)
@@ -115,6 +120,56 @@ struct DecideBenchmark: BenchmarkGroup {
             StandardError.print("  " + Self.stageBreakdown(junction, requests, context))
         }
         return measurements
+    }
+
+    // MARK: - The decision log
+
+    /// `log.record`: what recording a decision in the device's decision log adds to it —
+    /// every decision of the mix kept (sample 1, the worst case), into a log that is full
+    /// and drops its oldest as it goes, as a log between uploads does. `log.write`: what
+    /// the uploader's task pays later to write each kept decision as its masked line.
+    static let logContenders = ["log.record", "log.write"]
+
+    private static func logContenders(
+        _ decider: Decider, _ requests: [RouteRequest], _ context: ContextSnapshot, selected: (String) -> Bool
+    ) -> [Contender] {
+        let decisions = requests.map { decider.decide($0, context: context) }
+        let policy = DecisionLogPolicy(sample: 1, context: ["app_version"])
+        let log = DecisionLog(limits: DecisionLog.Limits(maximumLines: 500), draw: { 0 })
+        var contenders: [Contender] = []
+        if selected("log.record") {
+            contenders.append(
+                Contender(
+                    name: "log.record", n: PolicyBundleGenerator.routeCount, operationsPerIteration: decisions.count
+                ) { iterations in
+                    var sink = 0
+                    for _ in 0..<iterations {
+                        for decision in decisions {
+                            sink &+= log.record(decision, context: context, policy: policy, appVersion: "6.1.0") ? 1 : 0
+                        }
+                    }
+                    return sink
+                })
+        }
+        if selected("log.write") {
+            let time = Date()
+            contenders.append(
+                Contender(
+                    name: "log.write", n: PolicyBundleGenerator.routeCount, operationsPerIteration: decisions.count
+                ) { iterations in
+                    var sink = 0
+                    for _ in 0..<iterations {
+                        for decision in decisions {
+                            sink &+=
+                                DecisionLogLine.make(
+                                    decision, context: context, policy: policy, appVersion: "6.1.0", time: time)?
+                                .utf8.count ?? 0
+                        }
+                    }
+                    return sink
+                })
+        }
+        return contenders
     }
 
     // MARK: - Timed bodies
@@ -308,6 +363,19 @@ struct DecideBenchmark: BenchmarkGroup {
                 String(
                     format: "junction/swift: %.3f× (the same policies as Swift closures)",
                     junction.pairedRatio(to: swift)))
+        }
+        if let record = measurements.first(where: { $0.name == "log.record" }) {
+            let share = record.nanosecondsPerOperation / junction.nanosecondsPerOperation
+            lines.append(
+                String(
+                    format: "target log.record ≤ 5%% of decide.junction: %@ (%.1f ns, %.1f%%)",
+                    share <= 0.05 ? "met" : "MISSED", record.nanosecondsPerOperation, share * 100))
+        }
+        if let write = measurements.first(where: { $0.name == "log.write" }) {
+            lines.append(
+                String(
+                    format: "log.write: %.0f ns a line, on the uploader's task (%.2f× decide.junction)",
+                    write.nanosecondsPerOperation, write.nanosecondsPerOperation / junction.nanosecondsPerOperation))
         }
         if let floor = value("match_only") {
             lines.append(

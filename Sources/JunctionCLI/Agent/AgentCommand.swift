@@ -29,7 +29,11 @@ struct AgentCommand: AsyncParsableCommand {
             unreachable, decision), "seq" and "reason" where they apply. The embedded bundle is \
             --embedded: a .jbundle signed by a --pubkey key, or a bundle folder (built in memory \
             and vouched for by a throwaway key that is never written); without it, an empty \
-            bundle under which nothing matches. Exit status with --once: 0 activated or \
+            bundle under which nothing matches. With --logs, the device keeps a decision log as an app \
+            does — each decision under the active bundle's log: policy, the launch and each poll \
+            as a status line — and uploads it to the collector after the launch and after each \
+            poll (an "uploaded" event says what went); batches it cannot send wait in \
+            --state/logs for the next pass or the next run. Exit status with --once: 0 activated or \
             unchanged, 1 refused, 3 unreachable; 2 when the keys, state, embedded bundle or \
             --context values cannot be used; 64 for a value an option does not take. Without \
             --once it polls until interrupted (exit 0).
@@ -88,6 +92,19 @@ struct AgentCommand: AsyncParsableCommand {
             valueName: "key=value"))
     var context: [String] = []
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Upload the decision log to this collector (junction logs serve, or any that takes gzip NDJSON POSTs).",
+            valueName: "url"),
+        transform: CollectorURLArgument.init(parsing:))
+    var logs: CollectorURLArgument?
+
+    @Option(
+        name: .customLong("log-token-file"),
+        help: ArgumentHelp("A file holding the collector's bearer token.", valueName: "file"))
+    var logTokenFile: String?
+
     @Flag(name: .long, help: "Print one JSON object per line.")
     var json = false
 
@@ -96,12 +113,13 @@ struct AgentCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard deadline.duration > .zero else { throw ValidationError("--deadline must be more than 0 seconds") }
+        if logTokenFile != nil, logs == nil { throw ValidationError("--log-token-file needs --logs") }
     }
 
     func run() async throws {
         let setup: AgentSetup
         do { setup = try AgentSetup(self) } catch { throw error.report("agent") }
-        let output = AgentOutput(json: json, decide: decide, context: setup.context)
+        let output = AgentOutput(json: json, decide: decide, context: setup.context, log: setup.log)
         let updater: BundleUpdater
         do {
             updater = try BundleUpdater.launch(
@@ -117,9 +135,11 @@ struct AgentCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         output.launched(await updater.installer.status(), policy: updater.policy)
+        await output.upload()
         if once {
             let poll = await updater.checkNow()
             output.poll(poll, policy: updater.policy)
+            await output.upload()
             switch poll.outcome {
             case .activated, .unchanged: return
             case .refused: throw ExitCode(1)
@@ -128,7 +148,10 @@ struct AgentCommand: AsyncParsableCommand {
         }
         let signals = AgentSignals.exitOnInterrupt()
         await updater.start()
-        for await poll in updater.polls { output.poll(poll, policy: updater.policy) }
+        for await poll in updater.polls {
+            output.poll(poll, policy: updater.policy)
+            await output.upload()
+        }
         withExtendedLifetime(signals) {}
     }
 }

@@ -11,6 +11,8 @@ struct AgentOutput {
     var decide: [String]
     /// The `--context` values, typed by the schema of the bundle active when they are used.
     var context: ContextArguments
+    /// The decision log each decision is recorded in, with `--logs`.
+    var log: AgentLog?
 
     /// The context the `--decide` URLs are decided in under `policy`: the values typed by
     /// its bundle's `context:` schema, as `eval` and `diff` type them.
@@ -20,6 +22,7 @@ struct AgentOutput {
     }
 
     func launched(_ status: UpdateStatus, policy: ActivePolicy) {
+        log?.launched(status)
         if json {
             var object = JSONWriter()
             object.add("event", .string("launched"))
@@ -32,6 +35,7 @@ struct AgentOutput {
     }
 
     func poll(_ poll: UpdatePoll, policy: ActivePolicy) {
+        log?.polled(poll)
         if json {
             var object = JSONWriter()
             object.add("event", .string(poll.outcome.name))
@@ -93,8 +97,10 @@ struct AgentOutput {
             }
             return
         }
+        let logPolicy = policy.current.bundle?.manifest.log ?? .default
         for url in decide {
             let decision = policy.decide(RouteRequest(url), context: context)
+            log?.record(decision, context: context, policy: logPolicy)
             if json {
                 var object = JSONWriter()
                 object.add("event", .string("decision"))
@@ -104,6 +110,28 @@ struct AgentOutput {
             } else {
                 emit("  \(url) → \(decision.summary)")
             }
+        }
+    }
+
+    /// A pass of the decision log's uploader, with `--logs`, printed as an `uploaded` event:
+    /// the batches and lines sent, the lines given up, the batches kept, the failure.
+    func upload() async {
+        guard let log else { return }
+        let pass = await log.upload()
+        if json {
+            var object = JSONWriter()
+            object.add("event", .string("uploaded"))
+            object.add("batches", .raw(String(pass.sentBatches)))
+            object.add("lines", .raw(String(pass.sentLines)))
+            object.add("dropped", .raw(String(pass.droppedLines)))
+            object.add("kept", .raw(String(pass.keptBatches)))
+            if let failure = pass.failure { object.add("reason", .string(failure.description)) }
+            emit(object.rendered)
+        } else {
+            let failure = pass.failure.map { "; kept \(pass.keptBatches) for later: \($0)" } ?? ""
+            emit(
+                "  log: sent \(pass.sentLines) lines in \(pass.sentBatches) batches, \(pass.droppedLines) given up\(failure)"
+            )
         }
     }
 

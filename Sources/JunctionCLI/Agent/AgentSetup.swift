@@ -22,6 +22,8 @@ struct AgentSetup {
     var logger: Logger
     /// The `--context` values, typed by the active bundle's schema at each decision.
     var context: ContextArguments
+    /// The decision log, with `--logs`.
+    var log: AgentLog?
 
     init(_ command: AgentCommand) throws(UsageError) {
         channel = command.channel.url
@@ -54,6 +56,8 @@ struct AgentSetup {
                 throw UsageError("--state \(command.state): the install id cannot be kept there: \(error)")
             }
         }
+
+        log = try AgentLog(command, state: directory, installID: installID)
 
         var trusted = keys
         (embedded, trusted) = try Self.embedded(command.embedded, keys: keys)

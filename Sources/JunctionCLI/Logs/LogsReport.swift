@@ -68,6 +68,12 @@ struct LogsReport {
         }
         table("devices by the bundle seq they last reported", counts.devicesBySeq)
         table("update refusals by code", counts.refusals)
+        if counts.droppedOnDevices > 0 {
+            lines.append("")
+            lines.append(
+                "\(counts.droppedOnDevices.grouped) lines dropped on devices before they were sent "
+                    + "(a buffer full while the collector was away, a batch refused)")
+        }
         if counts.otherLines > 0 {
             lines.append("")
             lines.append("\(counts.otherLines.grouped) lines of another kind, not counted")
@@ -107,6 +113,7 @@ struct LogsReport {
         object.add("failures", .raw(table(counts.failures)))
         object.add("devices_by_seq", .raw(table(counts.devicesBySeq)))
         object.add("refusals", .raw(table(counts.refusals)))
+        object.add("dropped_on_devices", .raw(String(counts.droppedOnDevices)))
         object.add("other_lines", .raw(String(counts.otherLines)))
         object.add("unreadable_lines", .raw(String(unreadable)))
         object.add("errors", .array(errors))

@@ -32,14 +32,63 @@ public final class DecisionLog: Sendable {
         }
     }
 
+    /// A line, or a decision kept to be written as one when it is taken: recording stays
+    /// a copy and an append, and the writing — masking, JSON — happens on the uploader's
+    /// task, off the thread that decided.
+    private struct Entry {
+        enum Content {
+            case line(String)
+            case decision(Recorded)
+        }
+
+        var content: Content
+        /// What it counts for against the byte bound: a line its bytes; a decision not yet
+        /// written its URL's bytes and ``DecisionLog/recordedOverhead`` (what its request,
+        /// match and trace hold beside the URL). Kept, so dropping one reads no more of it.
+        var size: Int
+
+        static func line(_ text: String) -> Entry { Entry(content: .line(text), size: text.utf8.count) }
+    }
+
+    /// A decision recorded, with what its line is written from.
+    private struct Recorded {
+        var decision: Decision
+        var context: ContextSnapshot
+        var policy: DecisionLogPolicy
+        var appVersion: String?
+        var time: Date
+    }
+
     private struct State {
-        var lines: [String] = []
-        /// The index of the oldest line in `lines`; those before it are taken or dropped.
+        var entries: [Entry] = []
+        /// The index of the oldest entry; those before it are taken or dropped.
         var start = 0
         var bytes = 0
         var dropped = 0
         var isEnabled = true
+
+        var count: Int { entries.count - start }
+
+        /// Adds `entry`, dropping the oldest past the bounds.
+        mutating func append(_ entry: Entry, limits: Limits) {
+            let size = entry.size
+            while count >= limits.maximumLines || (count > 0 && bytes + size > limits.maximumBytes) {
+                bytes -= entries[start].size
+                start += 1
+                dropped += 1
+            }
+            entries.append(entry)
+            bytes += size
+            // Give back the taken and dropped entries' slots now and then, not on every one.
+            if start > limits.maximumLines {
+                entries.removeFirst(start)
+                start = 0
+            }
+        }
     }
+
+    /// What a recorded decision counts for beside its URL's bytes until it is written.
+    public static let recordedOverhead = 512
 
     /// Its bounds.
     public let limits: Limits
@@ -61,27 +110,36 @@ public final class DecisionLog: Sendable {
         self.now = now
     }
 
-    /// Records `decision` when `policy` keeps it (``DecisionLogLine/keeps(_:policy:draw:)``).
+    /// Records `decision` when `policy` keeps it (``DecisionLogLine/keeps(_:policy:draw:)``):
+    /// a copy of the decision and an append under a lock, nothing more — the line is
+    /// written, masked, when an uploader takes it.
     /// - Parameters:
     ///   - decision: The decision.
     ///   - context: The context it was decided in; only what `policy` lists is kept.
     ///   - policy: The active bundle's log policy.
     ///   - appVersion: The app's version.
-    /// - Returns: Whether a line was recorded.
+    /// - Returns: Whether it was recorded.
     @discardableResult
     public func record(
         _ decision: Decision, context: ContextSnapshot, policy: DecisionLogPolicy, appVersion: String?
     ) -> Bool {
-        guard isEnabled, DecisionLogLine.keeps(decision, policy: policy, draw: draw()) else { return false }
-        guard
-            let line = DecisionLogLine.make(
-                decision, context: context, policy: policy, appVersion: appVersion, time: now())
-        else {
-            state.withLock { $0.dropped += 1 }
-            return false
+        guard DecisionLogLine.keeps(decision, policy: policy, draw: draw()) else { return false }
+        let urlBytes = decision.request.url.utf8.count
+        let entry = Entry(
+            content: .decision(
+                Recorded(decision: decision, context: context, policy: policy, appVersion: appVersion, time: now())),
+            size: urlBytes + Self.recordedOverhead)
+        // A URL longer than a line may be makes a line too long: counted, not kept.
+        let tooLong = urlBytes > DecisionLogLine.maximumBytes
+        return state.withLock { state in
+            guard state.isEnabled else { return false }
+            guard !tooLong else {
+                state.dropped += 1
+                return false
+            }
+            state.append(entry, limits: limits)
+            return true
         }
-        append(line)
-        return true
     }
 
     /// Adds a line made elsewhere (a status report), under the same bounds.
@@ -94,69 +152,90 @@ public final class DecisionLog: Sendable {
                 state.dropped += 1
                 return
             }
-            while state.lines.count - state.start >= limits.maximumLines
-                || state.bytes + size > limits.maximumBytes
-            {
-                state.bytes -= state.lines[state.start].utf8.count
-                state.start += 1
-                state.dropped += 1
-            }
-            state.lines.append(line)
-            state.bytes += size
-            // Give back the taken and dropped lines' slots now and then, not on every line.
-            if state.start > limits.maximumLines {
-                state.lines.removeFirst(state.start)
-                state.start = 0
-            }
+            state.append(.line(line), limits: limits)
         }
     }
 
     /// Takes the oldest lines, up to `maximumBytes` and `maximumLines` of them (at least
-    /// one), and the count of lines dropped since the last batch.
+    /// one), and the count of lines dropped since the last batch. Decisions are written
+    /// here, outside the lock, so recording never waits on it; one that cannot be written
+    /// (a line over ``DecisionLogLine/maximumBytes``) is counted dropped.
     /// - Parameters:
     ///   - maximumBytes: The most bytes of lines the batch holds.
     ///   - maximumLines: The most lines it holds.
     /// - Returns: The batch; empty when there is nothing to send.
     public func take(maximumBytes: Int, maximumLines: Int = .max) -> DecisionLogBatch {
-        state.withLock { state in
-            var lines: [String] = []
+        let (entries, dropped) = state.withLock { state -> ([Entry], Int) in
+            var taken: [Entry] = []
             var size = 0
-            while state.start < state.lines.count, lines.count < maximumLines {
-                let next = state.lines[state.start].utf8.count
-                guard lines.isEmpty || size + next <= maximumBytes else { break }
-                lines.append(state.lines[state.start])
+            while state.start < state.entries.count, taken.count < maximumLines {
+                let next = state.entries[state.start].size
+                guard taken.isEmpty || size + next <= maximumBytes else { break }
+                taken.append(state.entries[state.start])
                 size += next
                 state.bytes -= next
                 state.start += 1
             }
-            if state.start == state.lines.count {
-                state.lines.removeAll(keepingCapacity: true)
+            if state.start == state.entries.count {
+                state.entries.removeAll(keepingCapacity: true)
                 state.start = 0
             }
             let dropped = state.dropped
             state.dropped = 0
-            return DecisionLogBatch(lines: lines, dropped: dropped)
+            return (taken, dropped)
         }
+        var batch = DecisionLogBatch(lines: [], dropped: dropped)
+        var size = 0
+        var rest: [String] = []
+        for entry in entries {
+            let line: String
+            switch entry.content {
+            case .line(let text): line = text
+            case .decision(let recorded):
+                guard
+                    let text = DecisionLogLine.make(
+                        recorded.decision, context: recorded.context, policy: recorded.policy,
+                        appVersion: recorded.appVersion, time: recorded.time)
+                else {
+                    batch.dropped += 1
+                    continue
+                }
+                line = text
+            }
+            // Written, a decision may be longer than it counted for: what passes the
+            // batch's bound goes back in front.
+            if !rest.isEmpty || (!batch.lines.isEmpty && size + line.utf8.count > maximumBytes) {
+                rest.append(line)
+            } else {
+                batch.lines.append(line)
+                size += line.utf8.count
+            }
+        }
+        if !rest.isEmpty { putBack(DecisionLogBatch(lines: rest, dropped: 0)) }
+        return batch
     }
 
     /// Puts a batch that could not be sent back in front, as far as the bounds allow: the
     /// lines that no longer fit are dropped and counted, newest kept.
-    /// - Parameter batch: A batch ``take(maximumBytes:)`` gave.
+    /// - Parameter batch: A batch ``take(maximumBytes:maximumLines:)`` gave.
     public func putBack(_ batch: DecisionLogBatch) {
         state.withLock { state in
-            var kept = Array(state.lines[state.start...])
+            guard state.isEnabled else { return }
+            let rest = state.entries[state.start...]
             var bytes = state.bytes
             var dropped = state.dropped + batch.dropped
+            // Newest first, while they fit; then in their order, in front of the rest.
+            var front: [Entry] = []
             for line in batch.lines.reversed() {
-                let size = line.utf8.count
-                guard kept.count < limits.maximumLines, bytes + size <= limits.maximumBytes else {
+                let entry = Entry.line(line)
+                guard rest.count + front.count < limits.maximumLines, bytes + entry.size <= limits.maximumBytes else {
                     dropped += 1
                     continue
                 }
-                kept.insert(line, at: 0)
-                bytes += size
+                front.append(entry)
+                bytes += entry.size
             }
-            state.lines = kept
+            state.entries = front.reversed() + rest
             state.start = 0
             state.bytes = bytes
             state.dropped = dropped
@@ -186,12 +265,12 @@ public final class DecisionLog: Sendable {
     /// Whether it holds half the lines or half the bytes its limits allow: time to send.
     public var isHalfFull: Bool {
         state.withLock {
-            ($0.lines.count - $0.start) * 2 >= limits.maximumLines || $0.bytes * 2 >= limits.maximumBytes
+            $0.count * 2 >= limits.maximumLines || $0.bytes * 2 >= limits.maximumBytes
         }
     }
 
     /// How many lines and bytes it holds, and how many were dropped since the last batch.
     public var counts: (lines: Int, bytes: Int, dropped: Int) {
-        state.withLock { ($0.lines.count - $0.start, $0.bytes, $0.dropped) }
+        state.withLock { ($0.count, $0.bytes, $0.dropped) }
     }
 }

@@ -33,7 +33,8 @@ public enum DecisionLogLine {
         switch decision.outcome {
         case .reject, .gate, .unmatched: return true
         case .open, .respond, .handOver:
-            return decision.trace.steps.contains { $0.error != nil } || draw < policy.sample
+            // The draw first: a sampled decision needs no look at its trace.
+            return draw < policy.sample || decision.trace.steps.contains { $0.error != nil }
         }
     }
 

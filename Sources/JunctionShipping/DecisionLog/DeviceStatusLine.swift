@@ -25,6 +25,16 @@ public enum DeviceStatusLine {
     public static func make(
         _ event: UpdateEvent, status: UpdateStatus?, appVersion: String?, installID: String, time: Date
     ) -> String? {
+        let (name, refusal, detail) = describe(event)
+        return line(
+            event: name, refusal: refusal, detail: detail, status: status, appVersion: appVersion,
+            installID: installID, time: time)
+    }
+
+    private static func line(
+        event name: String, refusal: UpdateRefusal?, detail: String?, status: UpdateStatus?, appVersion: String?,
+        installID: String, time: Date
+    ) -> String? {
         var fields: [String: RuleValue] = [
             "kind": "status", "time": .string(RFC3339.format(time)),
             "install": .string(DecisionLogLine.hash(installID)),
@@ -40,7 +50,6 @@ public enum DeviceStatusLine {
             case .failed: fields["status"] = "failed"
             }
         }
-        let (name, refusal, detail) = describe(event)
         fields["event"] = .string(name)
         if let refusal {
             fields["code"] = .string(refusal.code.description)
@@ -50,6 +59,31 @@ public enum DeviceStatusLine {
         }
         guard let bytes = try? CanonicalJSON.encode(.table(fields)) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The line for a poll of the updater (``BundleUpdater/polls``): `event` is
+    /// `installed`, `pinned_embedded`, `unchanged`, `not_in_rollout`, `failed` (with a
+    /// refusal's `code`) or `unreachable` (with the transport's reason), and the status is
+    /// the one after it.
+    /// - Parameters:
+    ///   - poll: The poll.
+    ///   - appVersion: The app's version.
+    ///   - installID: The install's own identifier; only its hash is written.
+    /// - Returns: The line, or `nil` when it cannot be written as JSON.
+    public static func make(_ poll: UpdatePoll, appVersion: String?, installID: String) -> String? {
+        let event: UpdateEvent
+        switch poll.outcome {
+        case .activated(let identity, .embedded): event = .pinnedEmbedded(identity)
+        case .activated(let identity, _): event = .installed(identity)
+        case .unchanged(let identity?, .notInRollout(let percent)): event = .notInRollout(identity, percent: percent)
+        case .unchanged(let identity, _): event = .unchanged(identity ?? poll.status.active)
+        case .refused(let failure): event = .failed(failure)
+        case .unreachable(let error, _):
+            return line(
+                event: "unreachable", refusal: nil, detail: error.description, status: poll.status,
+                appVersion: appVersion, installID: installID, time: poll.started)
+        }
+        return make(event, status: poll.status, appVersion: appVersion, installID: installID, time: poll.started)
     }
 
     /// The event's name, its refusal if it has one, and what else it says.

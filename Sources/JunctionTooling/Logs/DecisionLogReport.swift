@@ -38,6 +38,9 @@ package struct DecisionLogReport: Sendable {
     private var lastSeq: [String: String] = [:]
     /// Installs past ``maximumInstalls``, not told apart.
     package private(set) var installsLeftOut = 0
+    /// Lines the devices dropped before sending, as their drop reports (`"kind": "dropped"`)
+    /// say: a buffer full while the collector was away, a line too long, a batch refused.
+    package private(set) var droppedOnDevices = 0
     /// Lines that were neither: another kind, or not a log line.
     package private(set) var otherLines = 0
 
@@ -56,6 +59,14 @@ package struct DecisionLogReport: Sendable {
         switch fields["kind"] {
         case .string("decision")?: addDecision(fields)
         case .string("status")?: addStatus(fields)
+        case .string("dropped")?:
+            if case .int(let count)? = fields["lines"], count > 0 {
+                // A hostile line's count cannot overflow the total: it saturates.
+                let (sum, overflow) = droppedOnDevices.addingReportingOverflow(Int(clamping: count))
+                droppedOnDevices = overflow ? .max : sum
+            } else {
+                otherLines += 1
+            }
         default: otherLines += 1
         }
     }

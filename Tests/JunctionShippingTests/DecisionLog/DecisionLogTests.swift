@@ -68,6 +68,41 @@ import Testing
         #expect(log.counts.lines == 1)
     }
 
+    /// A decision is kept as it was decided and written, masked, when it is taken: the
+    /// line is the one `DecisionLogLine.make` writes, stamped with the time it was decided.
+    @Test func aRecordedDecisionIsWrittenWhenTakenAsItWasDecided() throws {
+        let decision = DecisionLogLineTests.decider.decide(RouteRequest("myapp://home?token=abc&x=1"))
+        let policy = DecisionLogPolicy(sample: 1)
+        let log = DecisionLog(draw: { 0.5 }, now: { DecisionLogLineTests.time })
+        #expect(log.record(decision, context: .empty, policy: policy, appVersion: "6.1.0"))
+        let expected = try #require(
+            DecisionLogLine.make(
+                decision, context: .empty, policy: policy, appVersion: "6.1.0", time: DecisionLogLineTests.time))
+        let batch = log.take(maximumBytes: 1 << 20)
+        #expect(batch.lines == [expected])
+        #expect(!expected.contains("abc"))
+    }
+
+    /// A decision counts for its URL and ``DecisionLog/recordedOverhead`` until written; a
+    /// URL longer than a line may be is counted dropped at once.
+    @Test func recordedDecisionsAreBoundedBeforeTheyAreWritten() {
+        let log = DecisionLog(limits: DecisionLog.Limits(maximumLines: 1_000, maximumBytes: 16 * 1024), draw: { 0 })
+        for n in 0..<100 {
+            log.record(
+                DecisionLogLineTests.decider.decide(RouteRequest("myapp://home?n=\(n)")), context: .empty,
+                policy: DecisionLogPolicy(), appVersion: nil)
+        }
+        #expect(log.counts.bytes <= 16 * 1024)
+        #expect(log.counts.lines == 16 * 1024 / ("myapp://home?n=10".utf8.count + DecisionLog.recordedOverhead))
+        let long = "myapp://home?q=" + String(repeating: "a", count: DecisionLogLine.maximumBytes)
+        #expect(
+            !log.record(
+                DecisionLogLineTests.decider.decide(RouteRequest(long)), context: .empty, policy: DecisionLogPolicy(),
+                appVersion: nil))
+        let batch = log.take(maximumBytes: 1 << 20)
+        #expect(batch.lines.count + batch.dropped == 101)
+    }
+
     /// Many threads record at once: every line is either in a batch or counted dropped.
     @Test func concurrentRecordingLosesNothingUncounted() async {
         let log = DecisionLog(limits: DecisionLog.Limits(maximumLines: 500))
