@@ -30,4 +30,19 @@ import Testing
         #expect(report.statuses == 3)
         #expect(report.otherLines == 2)
     }
+
+    /// Drop reports add up; a count that is not a positive number is another line, and a
+    /// hostile count saturates the total rather than overflowing it.
+    @Test func theDevicesDropReportsAddUpAndCannotOverflow() {
+        var report = DecisionLogReport()
+        report.add(["kind": "dropped", "lines": 3])
+        report.add(["kind": "dropped", "lines": 4])
+        #expect(report.droppedOnDevices == 7)
+        report.add(["kind": "dropped", "lines": -5])
+        report.add(["kind": "dropped", "lines": "many"])
+        #expect(report.otherLines == 2)
+        report.add(["kind": "dropped", "lines": .int(.max)])
+        report.add(["kind": "dropped", "lines": .int(.max)])
+        #expect(report.droppedOnDevices == .max)
+    }
 }

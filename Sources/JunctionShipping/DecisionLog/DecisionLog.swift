@@ -43,8 +43,8 @@ public final class DecisionLog: Sendable {
 
         var content: Content
         /// What it counts for against the byte bound: a line its bytes; a decision not yet
-        /// written its URL's bytes and ``DecisionLog/recordedOverhead`` (what its request,
-        /// match and trace hold beside the URL). Kept, so dropping one reads no more of it.
+        /// written its URL's bytes and ``DecisionLog/recordedOverhead`` (its params, outcome
+        /// and deciding step). Kept, so dropping one reads no more of it.
         var size: Int
 
         static func line(_ text: String) -> Entry { Entry(content: .line(text), size: text.utf8.count) }
@@ -52,14 +52,44 @@ public final class DecisionLog: Sendable {
 
     /// A decision recorded, with what its line is written from.
     private struct Recorded {
-        var decision: Decision
+        var decision: LoggedDecision
         var context: ContextSnapshot
-        var policy: DecisionLogPolicy
+        /// The policy it was recorded under: set under the lock, from the log's latest.
+        var policy: PolicyBox?
         var appVersion: String?
         var time: Date
     }
 
+    /// The policy decisions were recorded under, held once for all of them: each recorded
+    /// decision holds one reference, not the policy's lists.
+    private final class PolicyBox {
+        let policy: DecisionLogPolicy
+
+        init(_ policy: DecisionLogPolicy) { self.policy = policy }
+    }
+
+    /// SplitMix64: the sampling draws, under the log's lock — the system's generator is a
+    /// system call a draw, too dear for every decision.
+    private struct SampleGenerator {
+        var state: UInt64
+
+        init(seed: UInt64) { state = seed }
+
+        /// A number in 0..<1 with 53 random bits.
+        mutating func nextUnit() -> Double {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            return Double(z >> 11) * 0x1.0p-53
+        }
+    }
+
     private struct State {
+        var generator: SampleGenerator
+        /// The policy of the latest decision recorded.
+        var policy: PolicyBox?
         var entries: [Entry] = []
         /// The index of the oldest entry; those before it are taken or dropped.
         var start = 0
@@ -92,26 +122,29 @@ public final class DecisionLog: Sendable {
 
     /// Its bounds.
     public let limits: Limits
-    private let state = Locked(State())
-    private let draw: @Sendable () -> Double
+    private let state: Locked<State>
+    private let draw: (@Sendable () -> Double)?
     private let now: @Sendable () -> Date
 
     /// An empty log.
     /// - Parameters:
     ///   - limits: How much it holds.
-    ///   - draw: Where sampling draws its numbers in 0..<1 (tests pass their own).
+    ///   - draw: Where sampling draws its numbers in 0..<1; by default a generator of its
+    ///     own, seeded once from the system's (tests pass their own).
     ///   - now: The time decisions are stamped with.
     public init(
-        limits: Limits = Limits(), draw: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        limits: Limits = Limits(), draw: (@Sendable () -> Double)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.limits = limits
         self.draw = draw
         self.now = now
+        var system = SystemRandomNumberGenerator()
+        state = Locked(State(generator: SampleGenerator(seed: system.next())))
     }
 
     /// Records `decision` when `policy` keeps it (``DecisionLogLine/keeps(_:policy:draw:)``):
-    /// a copy of the decision and an append under a lock, nothing more — the line is
+    /// a copy of the decision and an append under one lock, nothing more — the line is
     /// written, masked, when an uploader takes it.
     /// - Parameters:
     ///   - decision: The decision.
@@ -123,21 +156,33 @@ public final class DecisionLog: Sendable {
     public func record(
         _ decision: Decision, context: ContextSnapshot, policy: DecisionLogPolicy, appVersion: String?
     ) -> Bool {
-        guard DecisionLogLine.keeps(decision, policy: policy, draw: draw()) else { return false }
-        let urlBytes = decision.request.url.utf8.count
-        let entry = Entry(
-            content: .decision(
-                Recorded(decision: decision, context: context, policy: policy, appVersion: appVersion, time: now())),
-            size: urlBytes + Self.recordedOverhead)
-        // A URL longer than a line may be makes a line too long: counted, not kept.
-        let tooLong = urlBytes > DecisionLogLine.maximumBytes
+        guard policy.isEnabled else { return false }
+        // Sampled: a refusal, gate or unmatched URL always; at `sample: 1` everything;
+        // else a draw from the log's generator, under its lock.
+        let sampled: Bool
+        if policy.sample >= 1 || DecisionLogLine.isAlwaysKept(decision.outcome) {
+            sampled = true
+        } else if let draw {
+            sampled = draw() < policy.sample
+        } else {
+            sampled = state.withLock { $0.generator.nextUnit() } < policy.sample
+        }
+        // Not sampled: kept all the same when a rule failed deciding it.
+        guard sampled || DecisionLogLine.ruleFailed(decision) else { return false }
+        let logged = LoggedDecision(decision)
+        let urlBytes = logged.url.utf8.count
+        let recorded = Recorded(decision: logged, context: context, policy: nil, appVersion: appVersion, time: now())
         return state.withLock { state in
             guard state.isEnabled else { return false }
-            guard !tooLong else {
+            // A URL longer than a line may be makes a line too long: counted, not kept.
+            guard urlBytes <= DecisionLogLine.maximumBytes else {
                 state.dropped += 1
                 return false
             }
-            state.append(entry, limits: limits)
+            if state.policy?.policy != policy { state.policy = PolicyBox(policy) }
+            var entry = recorded
+            entry.policy = state.policy
+            state.append(Entry(content: .decision(entry), size: urlBytes + Self.recordedOverhead), limits: limits)
             return true
         }
     }
@@ -194,7 +239,7 @@ public final class DecisionLog: Sendable {
             case .decision(let recorded):
                 guard
                     let text = DecisionLogLine.make(
-                        recorded.decision, context: recorded.context, policy: recorded.policy,
+                        recorded.decision, context: recorded.context, policy: recorded.policy?.policy ?? .default,
                         appVersion: recorded.appVersion, time: recorded.time)
                 else {
                     batch.dropped += 1
@@ -257,7 +302,7 @@ public final class DecisionLog: Sendable {
         set {
             state.withLock { state in
                 state.isEnabled = newValue
-                if !newValue { state = State(isEnabled: false) }
+                if !newValue { state = State(generator: state.generator, isEnabled: false) }
             }
         }
     }

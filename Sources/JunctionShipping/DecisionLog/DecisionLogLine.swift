@@ -30,12 +30,25 @@ public enum DecisionLogLine {
     ///   - draw: The random number for this decision.
     public static func keeps(_ decision: Decision, policy: DecisionLogPolicy, draw: Double) -> Bool {
         guard policy.isEnabled else { return false }
-        switch decision.outcome {
-        case .reject, .gate, .unmatched: return true
-        case .open, .respond, .handOver:
-            // The draw first: a sampled decision needs no look at its trace.
-            return draw < policy.sample || decision.trace.steps.contains { $0.error != nil }
+        // The draw first: a sampled decision needs no look at its trace.
+        return isAlwaysKept(decision.outcome) || draw < policy.sample || ruleFailed(decision)
+    }
+
+    /// Whether a decision with `outcome` is kept whatever the sample: a refusal, a gate, an
+    /// unmatched URL.
+    static func isAlwaysKept(_ outcome: Decision.Outcome) -> Bool {
+        switch outcome {
+        case .reject, .gate, .unmatched: true
+        case .open, .respond, .handOver: false
         }
+    }
+
+    /// Whether a rule failed deciding `decision` (its `on_error` decided).
+    static func ruleFailed(_ decision: Decision) -> Bool {
+        // By index: each step's error is read where it is, no step copied.
+        let steps = decision.trace.steps
+        for index in steps.indices where steps[index].error != nil { return true }
+        return false
     }
 
     /// The line for `decision`, masked by `policy`.
@@ -50,34 +63,41 @@ public enum DecisionLogLine {
     public static func make(
         _ decision: Decision, context: ContextSnapshot, policy: DecisionLogPolicy, appVersion: String?, time: Date
     ) -> String? {
+        make(LoggedDecision(decision), context: context, policy: policy, appVersion: appVersion, time: time)
+    }
+
+    /// The line for a decision as the log holds it.
+    static func make(
+        _ decision: LoggedDecision, context: ContextSnapshot, policy: DecisionLogPolicy, appVersion: String?,
+        time: Date
+    ) -> String? {
         var fields: [String: RuleValue] = [
-            "kind": "decision", "url": .string(maskedURL(decision.request.url, policy: policy)),
-            "source": .string(decision.request.source.rawValue), "time": .string(RFC3339.format(time)),
+            "kind": "decision",
+            "url": .string(maskedURL(decision.url, policy: policy, pathParameters: decision.pathParameters)),
+            "source": .string(decision.source.rawValue), "time": .string(RFC3339.format(time)),
             "decision": .table(summary(of: decision)),
         ]
-        if !decision.request.params.isEmpty {
-            fields["params"] = .table(maskedValues(decision.request.params, policy: policy))
-        }
+        if !decision.params.isEmpty { fields["params"] = .table(maskedValues(decision.params, policy: policy)) }
         let logged = loggableContext(context.values, paths: policy.context)
         if !logged.isEmpty { fields["context"] = .table(logged) }
-        if let bundle = decision.trace.bundle { fields["bundle"] = .string(bundle) }
+        if let bundle = decision.bundle { fields["bundle"] = .string(bundle) }
         if let appVersion { fields["app_version"] = .string(appVersion) }
         guard let bytes = try? CanonicalJSON.encode(.table(fields)), bytes.count <= maximumBytes else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The outcome, the route, the deciding rule, and a refusal's cause, code and reason.
-    static func summary(of decision: Decision) -> [String: RuleValue] {
+    static func summary(of decision: LoggedDecision) -> [String: RuleValue] {
         var summary: [String: RuleValue] = [:]
         switch decision.outcome {
         case .open: summary["outcome"] = "open"
         case .respond: summary["outcome"] = "respond"
-        case .reject(let rejection):
+        case .reject(let cause, let code, let reason):
             summary["outcome"] = "reject"
-            summary["cause"] = .string(rejection.cause.rawValue)
-            if let code = rejection.code { summary["code"] = .int(Int64(code)) }
-            summary["reason"] = .string(String(rejection.reason.prefix(200)))
-        case .gate(let url, _):
+            summary["cause"] = .string(cause)
+            if let code { summary["code"] = .int(Int64(code)) }
+            summary["reason"] = .string(reason)
+        case .gate(let url):
             summary["outcome"] = "gate"
             summary["gate"] = .string(url)
         case .handOver(let scheme):
@@ -86,13 +106,12 @@ public enum DecisionLogLine {
         case .unmatched:
             summary["outcome"] = "unmatched"
         }
-        if let route = decision.match?.route.name { summary["route"] = .string(route) }
-        // The last rule whose verdict decided something, or that failed.
-        if let step = decision.trace.steps.last(where: { $0.error != nil || ($0.verdict ?? .continue) != .continue }) {
+        if let route = decision.route { summary["route"] = .string(route) }
+        if let stage = decision.stepStage {
             summary["rule"] = .string(
-                [step.stage.rawValue, step.name, step.location.map { "(\($0))" }].compactMap(\.self)
+                [stage.rawValue, decision.stepName, decision.stepLocation.map { "(\($0))" }].compactMap(\.self)
                     .joined(separator: " "))
-            if let error = step.error { summary["error"] = .string(String(error.prefix(200))) }
+            if let error = decision.stepError { summary["error"] = .string(String(error.prefix(200))) }
         }
         return summary
     }
@@ -141,7 +160,7 @@ public enum DecisionLogLine {
 
     /// `url` without its user information and fragment, and with its query values masked
     /// or hashed by name; a URL that does not parse is kept to its scheme.
-    static func maskedURL(_ url: String, policy: DecisionLogPolicy) -> String {
+    static func maskedURL(_ url: String, policy: DecisionLogPolicy, pathParameters: PathParameters? = nil) -> String {
         guard let uri = try? URI(url) else {
             return url.firstIndex(of: ":").map { String(url[...$0]) + "masked" } ?? masked
         }
@@ -152,7 +171,7 @@ public enum DecisionLogLine {
             if let host = uri.percentEncodedHost { text += host }
             if let port = uri.port { text += ":\(port)" }
         }
-        text += uri.percentEncodedPath
+        text += maskedPath(uri.percentEncodedPath, policy: policy, pathParameters: pathParameters)
         if let query = uri.percentEncodedQuery {
             let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
                 guard let equals = item.firstIndex(of: "=") else { return String(item) }
@@ -170,6 +189,22 @@ public enum DecisionLogLine {
             text += "?" + items.joined(separator: "&")
         }
         return text
+    }
+
+    /// `path` with the segments that hold a masked or hashed path parameter's value (or a
+    /// credential-like one's) replaced, as its query values are.
+    static func maskedPath(_ path: String, policy: DecisionLogPolicy, pathParameters: PathParameters?) -> String {
+        guard let pathParameters else { return path }
+        let hidden = pathParameters.filter { treatment(of: $0.name, policy: policy) != .keep }
+        guard !hidden.isEmpty else { return path }
+        return path.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
+            let decoded = (try? PercentEncoding.decode(String(segment), plusAsSpace: false)) ?? String(segment)
+            guard !segment.isEmpty, let parameter = hidden.first(where: { $0.value == decoded }) else {
+                return String(segment)
+            }
+            return treatment(of: parameter.name, policy: policy) == .mask
+                ? masked : PercentEncoding.encode(hash(decoded))
+        }.joined(separator: "/")
     }
 
     private enum Treatment { case keep, mask, hash }

@@ -47,6 +47,16 @@ import Testing
                 [#""url":"myapp://moments/7?phone=masked&uid=sha256%3A"#]
             ),
             (
+                "a path parameter the bundle masks is masked in the path too",
+                "myapp://user/\(secret)?tab=likes", [:], DecisionLogPolicy(masked: ["id", "name"]),
+                [#""url":"myapp://user/masked?tab=likes""#]
+            ),
+            (
+                "a path parameter the bundle hashes is hashed in the path",
+                "myapp://user/\(secret)", [:], DecisionLogPolicy(hashed: ["id", "name"]),
+                [#""url":"myapp://user/sha256%3A"#]
+            ),
+            (
                 "credential-like params are masked, whatever the lists say",
                 "myapp://moments/7", ["password": .string(secret), "Session-Id": .string(secret), "tab": "likes"],
                 DecisionLogPolicy(hashed: ["password"]),

@@ -252,4 +252,33 @@ import Testing
         await uploader.flush()
         #expect(Self.numbers(collector.lines(.decisions)) == Array(1...30))
     }
+
+    /// `run()` goes on after a failure, by the backoff, and sends as soon as a buffer is
+    /// half full rather than at the end of its interval; cancelling it stops it.
+    @Test func runRetriesAfterAFailureAndGoesEarlyWhenABufferIsHalfFull() async throws {
+        let collector = ScriptedCollector([.status(503)])
+        var configuration = try DecisionLogUploaderConfiguration(collector: Self.collector)
+        configuration.backoff = RetrySchedule(base: .milliseconds(50), cap: .milliseconds(100))
+        configuration.interval = .seconds(3_600)
+        let uploader = DecisionLogUploader(
+            configuration: configuration, decisions: DecisionLog(limits: DecisionLog.Limits(maximumLines: 10)),
+            transport: collector)
+        for n in 1...2 { uploader.decisions.append(Self.line(n, padding: 10)) }
+        let running = Task { await uploader.run() }
+        defer { running.cancel() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        // The 503, then the backoff's short wait, then the lines.
+        while Self.numbers(collector.lines(.decisions)) != [1, 2], clock.now - start < .seconds(20) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(Self.numbers(collector.lines(.decisions)) == [1, 2])
+        // An hour's interval, cut short by a buffer half full (5 of 10 lines).
+        for n in 3...7 { uploader.decisions.append(Self.line(n, padding: 10)) }
+        while Self.numbers(collector.lines(.decisions)).count < 7, clock.now - start < .seconds(20) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(Self.numbers(collector.lines(.decisions)) == Array(1...7))
+        #expect(clock.now - start < .seconds(20))
+    }
 }
