@@ -17,10 +17,14 @@ public import Junction
 public final class DecisionLog: Sendable {
     /// How much the log holds.
     public struct Limits: Sendable, Hashable {
-        /// The most lines it holds.
-        public var maximumLines: Int
-        /// The most bytes of lines it holds.
-        public var maximumBytes: Int
+        /// The most lines it holds; at least 1.
+        public var maximumLines: Int {
+            didSet { maximumLines = max(1, maximumLines) }
+        }
+        /// The most bytes of lines it holds; at least one line's bound.
+        public var maximumBytes: Int {
+            didSet { maximumBytes = max(DecisionLogLine.maximumBytes, maximumBytes) }
+        }
 
         /// Limits.
         /// - Parameters:
@@ -43,8 +47,9 @@ public final class DecisionLog: Sendable {
 
         var content: Content
         /// What it counts for against the byte bound: a line its bytes; a decision not yet
-        /// written its URL's bytes and ``DecisionLog/recordedOverhead`` (its params, outcome
-        /// and deciding step). Kept, so dropping one reads no more of it.
+        /// written the bytes of its URL, its params and its context, and
+        /// ``DecisionLog/recordedOverhead`` (its outcome and deciding step). Kept, so dropping
+        /// one reads no more of it.
         var size: Int
 
         static func line(_ text: String) -> Entry { Entry(content: .line(text), size: text.utf8.count) }
@@ -90,6 +95,9 @@ public final class DecisionLog: Sendable {
         var generator: SampleGenerator
         /// The policy of the latest decision recorded.
         var policy: PolicyBox?
+        /// The context of the latest decision recorded, and its size.
+        var context: ContextSnapshot?
+        var contextBytes = 0
         var entries: [Entry] = []
         /// The index of the oldest entry; those before it are taken or dropped.
         var start = 0
@@ -117,7 +125,8 @@ public final class DecisionLog: Sendable {
         }
     }
 
-    /// What a recorded decision counts for beside its URL's bytes until it is written.
+    /// What a recorded decision counts for beside its URL, params and context until it is
+    /// written.
     public static let recordedOverhead = 512
 
     /// Its bounds.
@@ -171,18 +180,27 @@ public final class DecisionLog: Sendable {
         guard sampled || DecisionLogLine.ruleFailed(decision) else { return false }
         let logged = LoggedDecision(decision)
         let urlBytes = logged.url.utf8.count
+        let paramsBytes = logged.params.isEmpty ? 0 : RuleValue.payloadBytes(of: logged.params)
         let recorded = Recorded(decision: logged, context: context, policy: nil, appVersion: appVersion, time: now())
         return state.withLock { state in
             guard state.isEnabled else { return false }
-            // A URL longer than a line may be makes a line too long: counted, not kept.
-            guard urlBytes <= DecisionLogLine.maximumBytes else {
+            // The context's size, measured once per snapshot and counted for every entry
+            // that holds it: the bound holds however many snapshots the entries keep.
+            if state.context !== context {
+                state.context = context
+                state.contextBytes = RuleValue.payloadBytes(of: context.values)
+            }
+            let size = urlBytes + paramsBytes + state.contextBytes + Self.recordedOverhead
+            // A URL longer than a line may be makes a line too long; a decision that holds
+            // more than the whole log may would push everything else out: counted, not kept.
+            guard urlBytes <= DecisionLogLine.maximumBytes, size <= limits.maximumBytes else {
                 state.dropped += 1
                 return false
             }
             if state.policy?.policy != policy { state.policy = PolicyBox(policy) }
             var entry = recorded
             entry.policy = state.policy
-            state.append(Entry(content: .decision(entry), size: urlBytes + Self.recordedOverhead), limits: limits)
+            state.append(Entry(content: .decision(entry), size: size), limits: limits)
             return true
         }
     }

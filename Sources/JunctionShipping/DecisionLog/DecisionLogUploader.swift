@@ -52,6 +52,8 @@ public actor DecisionLogUploader {
     private var failuresInARow = 0
     private var isEnabled = true
     private var passUnderWay: Task<DecisionLogUploadPass, Never>?
+    /// The pending folder could not be listed: batches are kept in the buffers instead.
+    private var pendingUnusable = false
 
     /// An uploader.
     /// - Parameters:
@@ -93,11 +95,15 @@ public actor DecisionLogUploader {
     @discardableResult
     public func flush() async -> DecisionLogUploadPass {
         if let passUnderWay { return await passUnderWay.value }
-        let pass = Task { await self.onePass() }
+        // The task runs on this actor, after this function suspends: it is registered
+        // before it starts, and unregisters itself before anyone can read its value.
+        let pass = Task {
+            let result = await onePass()
+            passUnderWay = nil
+            return result
+        }
         passUnderWay = pass
-        let result = await pass.value
-        passUnderWay = nil
-        return result
+        return await pass.value
     }
 
     private func onePass() async -> DecisionLogUploadPass {
@@ -118,10 +124,13 @@ public actor DecisionLogUploader {
     }
 
     /// Moves what the buffers hold into the pending folder, so it outlives the process (when
-    /// the app goes to the background). Without a folder, it does nothing.
+    /// the app goes to the background). A pass under way finishes first, so the batch it
+    /// is posting is sent or kept in its place, never lost between the two. Without a
+    /// folder, it does nothing.
     /// - Returns: The batches saved.
     @discardableResult
-    public func persist() -> Int {
+    public func persist() async -> Int {
+        while let passUnderWay { _ = await passUnderWay.value }
         guard pending != nil, isEnabled else { return 0 }
         var ignored = DecisionLogUploadPass()
         loadPending(into: &ignored)
@@ -131,14 +140,15 @@ public actor DecisionLogUploader {
             while true {
                 let batch = log.take(maximumBytes: batchBytes, maximumLines: batchLines)
                 if batch.isEmpty { break }
-                // Drops alone are not worth a file (making room for it would drop a batch
-                // of lines): their count waits in the buffer for the next batch.
-                guard !batch.lines.isEmpty else {
+                // Drops alone are saved only where they fit: making room for them would
+                // drop a batch of lines. Else their count waits in the buffer.
+                if batch.lines.isEmpty, !(pending?.fits(bytes: 128, after: pendingBatches ?? []) ?? false) {
                     log.putBack(batch)
                     break
                 }
-                guard keep(batch, body: body(of: batch), kind: kind) else { return saved }
+                guard keep(batch, kind: kind) else { return saved }
                 saved += 1
+                if batch.lines.isEmpty { break }
             }
         }
         return saved
@@ -169,8 +179,9 @@ public actor DecisionLogUploader {
         decisions.isEnabled = enabled
         status.isEnabled = enabled
         guard !enabled, let pending else { return }
+        // A pass under way sees the switch after its POST and keeps nothing.
         for batch in (try? pending.list().kept) ?? [] { pending.remove(batch) }
-        pendingBatches = []
+        pendingBatches = nil
     }
 
     // MARK: - Sending
@@ -196,12 +207,15 @@ public actor DecisionLogUploader {
             posts += 1
             let body: [UInt8]
             do { body = try pending.read(batch) } catch {
-                pendingBatches?.removeFirst()
+                pendingBatches?.removeAll { $0 == batch }
                 pending.remove(batch)
                 dropped([batch], into: &pass)
                 continue
             }
-            switch await post(body, kind: batch.kind) {
+            let answer = await post(body, kind: batch.kind)
+            // Switched off while it posted: the folder is gone; nothing more is sent or kept.
+            guard isEnabled else { return false }
+            switch answer {
             case .sent:
                 pass.sentBatches += 1
                 pass.sentLines += batch.lines
@@ -213,7 +227,7 @@ public actor DecisionLogUploader {
                 pass.retryAfter = retryAfter
                 return false
             }
-            pendingBatches?.removeFirst()
+            pendingBatches?.removeAll { $0 == batch }
             pending.remove(batch)
         }
         return posts < Self.maximumPostsPerPass
@@ -221,15 +235,16 @@ public actor DecisionLogUploader {
 
     /// Reads the pending folder's list once, making the folder if it is missing.
     private func loadPending(into pass: inout DecisionLogUploadPass) {
-        guard let pending, pendingBatches == nil else { return }
+        guard let pending, pendingBatches == nil, !pendingUnusable else { return }
         do {
             let (kept, removed) = try pending.list()
             pendingBatches = kept
             nextSequence = (kept.last?.sequence ?? -1) + 1
             dropped(removed, into: &pass)
         } catch {
-            // A folder that cannot be listed holds nothing to send; saving will say why.
-            pendingBatches = []
+            // A folder that cannot be listed (damaged, or holding far more than its bound)
+            // is not used: kept batches stay in the buffers.
+            pendingUnusable = true
         }
     }
 
@@ -237,8 +252,10 @@ public actor DecisionLogUploader {
     private func send(_ batch: DecisionLogBatch, kind: DecisionLogKind, into pass: inout DecisionLogUploadPass) async
         -> Bool
     {
-        let body = body(of: batch)
-        switch await post(body, kind: kind) {
+        let answer = await post(body(of: batch), kind: kind)
+        // Switched off while it posted: the batch is not kept.
+        guard isEnabled else { return false }
+        switch answer {
         case .sent:
             pass.sentBatches += 1
             pass.sentLines += batch.lines.count
@@ -254,7 +271,7 @@ public actor DecisionLogUploader {
         case .failed(let error, let retryAfter):
             pass.failure = error
             pass.retryAfter = retryAfter
-            keep(batch, body: body, kind: kind)
+            keep(batch, kind: kind)
             pass.keptBatches += 1
             return false
         }
@@ -262,21 +279,31 @@ public actor DecisionLogUploader {
     }
 
     /// Keeps a batch that could not be sent: in the pending folder, else back in its buffer
-    /// (which drops and counts what no longer fits). Returns whether it went to the folder.
+    /// (which drops and counts what no longer fits). Batches the folder removes to make room
+    /// are counted in this batch's own drop line, so their count is as durable as the batch.
+    /// Returns whether it went to the folder.
     @discardableResult
-    private func keep(_ batch: DecisionLogBatch, body: [UInt8], kind: DecisionLogKind) -> Bool {
-        guard let pending else {
+    private func keep(_ batch: DecisionLogBatch, kind: DecisionLogKind) -> Bool {
+        guard isEnabled else { return false }
+        guard let pending, !pendingUnusable else {
             log(kind).putBack(batch)
             return false
         }
+        let existing = pendingBatches ?? []
+        var counted = batch
+        // The body grows by its drop line: a margin for it.
+        let evicted = pending.removals(adding: body(of: batch).count + 128, after: existing)
+        counted.dropped += evicted.reduce(0) { $0 + $1.lines }
         do {
             let (kept, removed) = try pending.save(
-                body, kind: kind, lines: batch.lines.count + batch.dropped, sequence: nextSequence,
-                existing: pendingBatches ?? [])
+                body(of: counted), kind: kind, lines: counted.lines.count + counted.dropped, sequence: nextSequence,
+                existing: existing)
             nextSequence += 1
             pendingBatches = kept
+            // Removed beyond what was foreseen: counted in memory.
+            let foreseen = Set(evicted)
             var ignored = DecisionLogUploadPass()
-            dropped(removed, into: &ignored)
+            dropped(removed.filter { !foreseen.contains($0) }, into: &ignored)
             return true
         } catch {
             log(kind).putBack(batch)

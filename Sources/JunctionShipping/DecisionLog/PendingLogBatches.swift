@@ -11,10 +11,14 @@
 public struct PendingLogBatches: Sendable {
     /// How much the folder holds.
     public struct Limits: Sendable, Hashable {
-        /// The most batches kept.
-        public var maximumFiles: Int
-        /// The most bytes of batches kept.
-        public var maximumBytes: Int
+        /// The most batches kept; at least 1.
+        public var maximumFiles: Int {
+            didSet { maximumFiles = max(1, maximumFiles) }
+        }
+        /// The most bytes of batches kept; at least 1.
+        public var maximumBytes: Int {
+            didSet { maximumBytes = max(1, maximumBytes) }
+        }
 
         /// Limits.
         /// - Parameters:
@@ -48,9 +52,10 @@ public struct PendingLogBatches: Sendable {
         init?(name: String) {
             guard name.hasSuffix(".ndjson.gz") else { return nil }
             let fields = name.dropLast(".ndjson.gz".count).split(separator: "-", omittingEmptySubsequences: false)
+            // Every number bounded: a damaged or hostile name must not overflow a sum.
             guard fields.count == 4, let kind = DecisionLogKind(rawValue: String(fields[0])),
-                let sequence = Int(fields[1]), sequence >= 0, let lines = Int(fields[2]), lines >= 0,
-                let bytes = Int(fields[3]), bytes >= 0
+                let sequence = Int(fields[1]), (0..<100_000_000).contains(sequence), let lines = Int(fields[2]),
+                (0...1_000_000_000).contains(lines), let bytes = Int(fields[3]), (0...(1 << 40)).contains(bytes)
             else { return nil }
             self.init(kind: kind, sequence: sequence, lines: lines, bytes: bytes)
         }
@@ -124,6 +129,24 @@ public struct PendingLogBatches: Sendable {
         try fileSystem.rename(temporary, to: path(batch.name))
         try fileSystem.synchronizeDirectory(directory)
         return trimmed(existing + [batch])
+    }
+
+    /// The batches that saving one of `bytes` after `existing` would remove, oldest first.
+    public func removals(adding bytes: Int, after existing: [Batch]) -> [Batch] {
+        var count = existing.count + 1
+        var total = existing.reduce(bytes) { $0 + $1.bytes }
+        var removed: [Batch] = []
+        for oldest in existing where count > limits.maximumFiles || total > limits.maximumBytes {
+            count -= 1
+            total -= oldest.bytes
+            removed.append(oldest)
+        }
+        return removed
+    }
+
+    /// Whether a batch of `bytes` fits after `existing` without removing any.
+    public func fits(bytes: Int, after existing: [Batch]) -> Bool {
+        removals(adding: bytes, after: existing).isEmpty
     }
 
     /// Removes the oldest of `batches` until the rest are within the bounds.

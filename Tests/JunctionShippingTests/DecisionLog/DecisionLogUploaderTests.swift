@@ -193,10 +193,12 @@ import Testing
             uploader.decisions.append(Self.line(n))
             if n.isMultiple(of: 2) { await uploader.persist() }
         }
-        // Four batches of two lines saved; the folder keeps the newest two, the last of
-        // which reports the two lines the third's save removed.
-        #expect(try pending.list().kept.map(\.lines) == [2, 4])
-        let pass = await uploader.flush()
+        // Four batches of two lines saved; the folder keeps the newest two, each reporting
+        // the two lines its save removed: the counts are as durable as the batches.
+        #expect(try pending.list().kept.map(\.lines) == [4, 4])
+        // A restart: the buffers, and anything counted only there, are gone.
+        let restarted = try Self.uploader(collector, pending: pending)
+        let pass = await restarted.flush()
         #expect(pass.failure == nil)
         let lines = collector.lines(.decisions)
         #expect(Self.numbers(lines) == [5, 6, 7, 8])
@@ -280,5 +282,63 @@ import Testing
         }
         #expect(Self.numbers(collector.lines(.decisions)) == Array(1...7))
         #expect(clock.now - start < .seconds(20))
+    }
+
+    /// The kill switch thrown while a batch of the folder is being posted: nothing crashes,
+    /// nothing is kept, the folder stays empty.
+    @Test func theKillSwitchDuringAPostKeepsNothing() async throws {
+        let folder = try StoreFixture.directory()
+        defer { StoreFixture.remove(folder) }
+        let pending = PendingLogBatches(directory: folder)
+        let down = try Self.uploader(ScriptedCollector(otherwise: .unreachable), pending: pending)
+        for n in 1...4 { down.decisions.append(Self.line(n)) }
+        await down.flush()
+        #expect(try pending.list().kept.count == 1)
+        for answer in [ScriptedCollector.Answer.slow(.milliseconds(300), 204), .slow(.milliseconds(300), 503)] {
+            let collector = ScriptedCollector([answer])
+            let uploader = try Self.uploader(collector, pending: pending)
+            let posting = Task { await uploader.flush() }
+            try await Task.sleep(for: .milliseconds(100))
+            await uploader.setEnabled(false)
+            _ = await posting.value
+            #expect(try pending.list().kept.isEmpty)
+            #expect(uploader.decisions.counts.lines == 0)
+        }
+    }
+
+    /// `persist()` while a pass posts waits for it: the batch in flight is kept before the
+    /// newer lines, so a restart sends them in order and none is lost.
+    @Test func persistingDuringAPassKeepsTheBatchInFlightFirst() async throws {
+        let folder = try StoreFixture.directory()
+        defer { StoreFixture.remove(folder) }
+        let pending = PendingLogBatches(directory: folder)
+        let collector = ScriptedCollector([.slow(.milliseconds(300), 503)])
+        let uploader = try Self.uploader(collector, pending: pending)
+        for n in 1...2 { uploader.decisions.append(Self.line(n)) }
+        let posting = Task { await uploader.flush() }
+        try await Task.sleep(for: .milliseconds(100))
+        for n in 3...4 { uploader.decisions.append(Self.line(n)) }
+        await uploader.persist()
+        _ = await posting.value
+        let up = ScriptedCollector()
+        await (try Self.uploader(up, pending: pending)).flush()
+        #expect(Self.numbers(up.lines(.decisions)) == [1, 2, 3, 4])
+    }
+
+    /// A name in the folder that is not one the uploader writes — numbers past their bounds
+    /// included — is removed, never trusted into a sum.
+    @Test(arguments: [
+        "decisions-99999999999999999999-1-1.ndjson.gz", "decisions-00000001-9223372036854775807-1.ndjson.gz",
+        "decisions-00000001-1-9223372036854775807.ndjson.gz", "status-1-1.ndjson.gz", "other.txt",
+        "decisions--1-1-1.ndjson.gz",
+    ])
+    func aNameTheFolderDoesNotWriteIsRemoved(_ name: String) throws {
+        let folder = try StoreFixture.directory()
+        defer { StoreFixture.remove(folder) }
+        let pending = PendingLogBatches(directory: folder)
+        _ = try pending.list()
+        #expect(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data("x".utf8)))
+        #expect(try pending.list().kept.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/" + name))
     }
 }

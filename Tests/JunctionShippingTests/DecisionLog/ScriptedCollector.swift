@@ -10,6 +10,8 @@ final class ScriptedCollector: UpdateTransport {
     enum Answer: Sendable {
         case status(Int, retryAfter: Duration? = nil)
         case unreachable
+        /// The status, after a wait: a POST in flight long enough to act during it.
+        case slow(Duration, Int)
     }
 
     private struct State {
@@ -34,11 +36,16 @@ final class ScriptedCollector: UpdateTransport {
     var requests: [TransportRequest] { state.withLock { $0.requests } }
 
     func send(_ request: TransportRequest) async throws(UpdateTransportError) -> TransportResponse {
-        let answer = state.withLock { state in
+        var answer = state.withLock { state in
             state.requests.append(request)
             return state.script.isEmpty ? otherwise : state.script.removeFirst()
         }
+        if case .slow(let wait, let status) = answer {
+            try? await Task.sleep(for: wait)
+            answer = .status(status)
+        }
         switch answer {
+        case .slow: preconditionFailure("answered above")
         case .unreachable:
             throw UpdateTransportError(.cannotConnect, "POST \(request.url): connection refused")
         case .status(let status, let retryAfter):
