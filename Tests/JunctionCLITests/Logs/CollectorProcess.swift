@@ -82,13 +82,8 @@ final class CollectorProcess {
     /// Stops it with `SIGTERM` and returns its status and what it printed.
     func stop() -> (status: Int32, output: String, errors: String) {
         process.terminate()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: printed, as: UTF8.self),
-            String(decoding: errorText, as: UTF8.self)
-        )
+        return (process.terminationStatus, Self.drain(output), Self.drain(errors))
     }
 
     /// Kills it with `SIGKILL`, as a crash would, and returns what it printed to standard error.
@@ -96,7 +91,25 @@ final class CollectorProcess {
     func crash() -> String {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        return String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return Self.drain(errors)
+    }
+
+    /// What an exited collector left in `pipe`. Not `readDataToEndOfFile`: a child another
+    /// test started at the same moment can inherit the pipe's write end (Foundation's pipes
+    /// are not close-on-exec), and the end of file then waits for that child — one full run
+    /// hung so. The collector has exited: what it wrote is in the pipe; read until the end,
+    /// or until nothing more comes for 200 ms.
+    private static func drain(_ pipe: Pipe) -> String {
+        let descriptor = pipe.fileHandleForReading.fileDescriptor
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while poll(&ready, 1, 200) > 0 {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count <= 0 { break }
+            bytes += buffer[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -97,7 +97,18 @@ import Testing
         let answers = try Self.upload(
             uploaders: uploaders, batchFolder: batchFolder, batches: batches, url: first.url(),
             whileRunning: {
-                Thread.sleep(forTimeInterval: 1.5)
+                // Crash once the first batches are on disk: a fixed delay could come after
+                // every upload on a fast run (400 batches in under 1.5 s).
+                let deadline = Date().addingTimeInterval(10)
+                while Date() < deadline {
+                    let names = (try? FileManager.default.contentsOfDirectory(atPath: first.folder)) ?? []
+                    let written = names.filter { $0.hasSuffix(".open") }.contains { name in
+                        let size = (try? FileManager.default.attributesOfItem(atPath: first.folder + "/" + name))?[.size]
+                        return ((size as? NSNumber)?.intValue ?? 0) > 4_096
+                    }
+                    if written { break }
+                    Thread.sleep(forTimeInterval: 0.01)
+                }
                 first.crash()
             })
         #expect(answers.count == uploaders * batches)
