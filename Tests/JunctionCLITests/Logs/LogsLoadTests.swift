@@ -103,7 +103,8 @@ import Testing
                 while Date() < deadline {
                     let names = (try? FileManager.default.contentsOfDirectory(atPath: first.folder)) ?? []
                     let written = names.filter { $0.hasSuffix(".open") }.contains { name in
-                        let size = (try? FileManager.default.attributesOfItem(atPath: first.folder + "/" + name))?[.size]
+                        let size = (try? FileManager.default.attributesOfItem(atPath: first.folder + "/" + name))?[
+                            .size]
                         return ((size as? NSNumber)?.intValue ?? 0) > 4_096
                     }
                     if written { break }
