@@ -256,7 +256,10 @@ import Testing
     }
 
     /// `run()` goes on after a failure, by the backoff, and sends as soon as a buffer is
-    /// half full rather than at the end of its interval; cancelling it stops it.
+    /// half full rather than at the end of its hour-long interval; cancelling it stops it.
+    /// Its waits are generous: in a full run the other suites hold the cooperative threads
+    /// that resume it (one full run took 62 s), and what is checked is that the lines
+    /// come at all, long before the hour.
     @Test func runRetriesAfterAFailureAndGoesEarlyWhenABufferIsHalfFull() async throws {
         let collector = ScriptedCollector([.status(503)])
         var configuration = try DecisionLogUploaderConfiguration(collector: Self.collector)
@@ -271,17 +274,17 @@ import Testing
         let clock = ContinuousClock()
         let start = clock.now
         // The 503, then the backoff's short wait, then the lines.
-        while Self.numbers(collector.lines(.decisions)) != [1, 2], clock.now - start < .seconds(20) {
+        while Self.numbers(collector.lines(.decisions)) != [1, 2], clock.now - start < .seconds(300) {
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(Self.numbers(collector.lines(.decisions)) == [1, 2])
         // An hour's interval, cut short by a buffer half full (5 of 10 lines).
         for n in 3...7 { uploader.decisions.append(Self.line(n, padding: 10)) }
-        while Self.numbers(collector.lines(.decisions)).count < 7, clock.now - start < .seconds(20) {
+        while Self.numbers(collector.lines(.decisions)).count < 7, clock.now - start < .seconds(300) {
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(Self.numbers(collector.lines(.decisions)) == Array(1...7))
-        #expect(clock.now - start < .seconds(20))
+        #expect(clock.now - start < .seconds(300))
     }
 
     /// The kill switch thrown while a batch of the folder is being posted: nothing crashes,
