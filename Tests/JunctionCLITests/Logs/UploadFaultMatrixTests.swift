@@ -157,7 +157,9 @@ import Testing
         for n in 1...40 { uploader.decisions.append(Self.line(n, padding: 200)) }
         let started = ContinuousClock.now
         let failed = await uploader.flush()
-        #expect(ContinuousClock.now - started < .seconds(8))
+        // The silent collector holds a connection 60 s: an exchange cut well before that
+        // was cut by its own deadline (the margin is for a full run's loaded threads).
+        #expect(ContinuousClock.now - started < .seconds(45))
         #expect(failed.failure?.code == code, "\(String(describing: failed.failure))")
         #expect(failed.retryAfter == retryAfter)
         #expect(failed.keptBatches == 1)
