@@ -42,10 +42,13 @@ public final class DecisionLog: Sendable {
     private struct Entry {
         enum Content {
             case line(String)
-            case decision(Recorded)
+            /// A decision, and when it was decided.
+            case decision(LoggedDecision, Date)
         }
 
         var content: Content
+        /// What a decision shares with those recorded beside it; set under the log's lock.
+        var scope: Scope?
         /// What it counts for against the byte bound: a line its bytes; a decision not yet
         /// written the bytes of its URL, its params and its context, and
         /// ``DecisionLog/recordedOverhead`` (its outcome and deciding step). Kept, so dropping
@@ -55,22 +58,27 @@ public final class DecisionLog: Sendable {
         static func line(_ text: String) -> Entry { Entry(content: .line(text), size: text.utf8.count) }
     }
 
-    /// A decision recorded, with what its line is written from.
-    private struct Recorded {
-        var decision: LoggedDecision
-        var context: ContextSnapshot
-        /// The policy it was recorded under: set under the lock, from the log's latest.
-        var policy: PolicyBox?
-        var appVersion: String?
-        var time: Date
-    }
-
-    /// The policy decisions were recorded under, held once for all of them: each recorded
-    /// decision holds one reference, not the policy's lists.
-    private final class PolicyBox {
+    /// What the decisions recorded in a row share — the policy, the context, the app's
+    /// version — held once for all of them: each recorded decision holds one reference,
+    /// not the policy's lists and the context's values.
+    private final class Scope {
         let policy: DecisionLogPolicy
+        let context: ContextSnapshot
+        /// The context's size, measured once and counted for every decision that holds
+        /// it: the bound holds however many scopes the entries keep.
+        let contextBytes: Int
+        let appVersion: String?
 
-        init(_ policy: DecisionLogPolicy) { self.policy = policy }
+        init(policy: DecisionLogPolicy, context: ContextSnapshot, appVersion: String?) {
+            self.policy = policy
+            self.context = context
+            self.appVersion = appVersion
+            contextBytes = RuleValue.payloadBytes(of: context.values)
+        }
+
+        func holds(policy: DecisionLogPolicy, context: ContextSnapshot, appVersion: String?) -> Bool {
+            self.context === context && self.appVersion == appVersion && self.policy == policy
+        }
     }
 
     /// SplitMix64: the sampling draws, under the log's lock — the system's generator is a
@@ -93,35 +101,24 @@ public final class DecisionLog: Sendable {
 
     private struct State {
         var generator: SampleGenerator
-        /// The policy of the latest decision recorded.
-        var policy: PolicyBox?
-        /// The context of the latest decision recorded, and its size.
-        var context: ContextSnapshot?
-        var contextBytes = 0
-        var entries: [Entry] = []
-        /// The index of the oldest entry; those before it are taken or dropped.
-        var start = 0
+        /// What the latest decision recorded shares with those before it.
+        var scope: Scope?
+        var entries = RingBuffer<Entry>()
         var bytes = 0
         var dropped = 0
         var isEnabled = true
 
-        var count: Int { entries.count - start }
+        var count: Int { entries.count }
 
         /// Adds `entry`, dropping the oldest past the bounds.
-        mutating func append(_ entry: Entry, limits: Limits) {
+        mutating func append(_ entry: consuming Entry, limits: Limits) {
             let size = entry.size
             while count >= limits.maximumLines || (count > 0 && bytes + size > limits.maximumBytes) {
-                bytes -= entries[start].size
-                start += 1
+                bytes -= entries.removeFirst().size
                 dropped += 1
             }
             entries.append(entry)
             bytes += size
-            // Give back the taken and dropped entries' slots now and then, not on every one.
-            if start > limits.maximumLines {
-                entries.removeFirst(start)
-                start = 0
-            }
         }
     }
 
@@ -179,28 +176,27 @@ public final class DecisionLog: Sendable {
         // Not sampled: kept all the same when a rule failed deciding it.
         guard sampled || DecisionLogLine.ruleFailed(decision) else { return false }
         let logged = LoggedDecision(decision)
+        let time = now()
         let urlBytes = logged.url.utf8.count
         let paramsBytes = logged.params.isEmpty ? 0 : RuleValue.payloadBytes(of: logged.params)
-        let recorded = Recorded(decision: logged, context: context, policy: nil, appVersion: appVersion, time: now())
+        let size = urlBytes + paramsBytes + Self.recordedOverhead
         return state.withLock { state in
             guard state.isEnabled else { return false }
-            // The context's size, measured once per snapshot and counted for every entry
-            // that holds it: the bound holds however many snapshots the entries keep.
-            if state.context !== context {
-                state.context = context
-                state.contextBytes = RuleValue.payloadBytes(of: context.values)
+            let scope: Scope
+            if let latest = state.scope, latest.holds(policy: policy, context: context, appVersion: appVersion) {
+                scope = latest
+            } else {
+                scope = Scope(policy: policy, context: context, appVersion: appVersion)
+                state.scope = scope
             }
-            let size = urlBytes + paramsBytes + state.contextBytes + Self.recordedOverhead
+            let counted = size + scope.contextBytes
             // A URL longer than a line may be makes a line too long; a decision that holds
             // more than the whole log may would push everything else out: counted, not kept.
-            guard urlBytes <= DecisionLogLine.maximumBytes, size <= limits.maximumBytes else {
+            guard urlBytes <= DecisionLogLine.maximumBytes, counted <= limits.maximumBytes else {
                 state.dropped += 1
                 return false
             }
-            if state.policy?.policy != policy { state.policy = PolicyBox(policy) }
-            var entry = recorded
-            entry.policy = state.policy
-            state.append(Entry(content: .decision(entry), size: size), limits: limits)
+            state.append(Entry(content: .decision(logged, time), scope: scope, size: counted), limits: limits)
             return true
         }
     }
@@ -231,17 +227,11 @@ public final class DecisionLog: Sendable {
         let (entries, dropped) = state.withLock { state -> ([Entry], Int) in
             var taken: [Entry] = []
             var size = 0
-            while state.start < state.entries.count, taken.count < maximumLines {
-                let next = state.entries[state.start].size
+            while let next = state.entries.first?.size, taken.count < maximumLines {
                 guard taken.isEmpty || size + next <= maximumBytes else { break }
-                taken.append(state.entries[state.start])
+                taken.append(state.entries.removeFirst())
                 size += next
                 state.bytes -= next
-                state.start += 1
-            }
-            if state.start == state.entries.count {
-                state.entries.removeAll(keepingCapacity: true)
-                state.start = 0
             }
             let dropped = state.dropped
             state.dropped = 0
@@ -254,11 +244,11 @@ public final class DecisionLog: Sendable {
             let line: String
             switch entry.content {
             case .line(let text): line = text
-            case .decision(let recorded):
-                guard
+            case .decision(let decision, let time):
+                guard let scope = entry.scope,
                     let text = DecisionLogLine.make(
-                        recorded.decision, context: recorded.context, policy: recorded.policy?.policy ?? .default,
-                        appVersion: recorded.appVersion, time: recorded.time)
+                        decision, context: scope.context, policy: scope.policy, appVersion: scope.appVersion,
+                        time: time)
                 else {
                     batch.dropped += 1
                     continue
@@ -284,7 +274,7 @@ public final class DecisionLog: Sendable {
     public func putBack(_ batch: DecisionLogBatch) {
         state.withLock { state in
             guard state.isEnabled else { return }
-            let rest = state.entries[state.start...]
+            let rest = state.entries.elements
             var bytes = state.bytes
             var dropped = state.dropped + batch.dropped
             // Newest first, while they fit; then in their order, in front of the rest.
@@ -298,8 +288,7 @@ public final class DecisionLog: Sendable {
                 front.append(entry)
                 bytes += entry.size
             }
-            state.entries = front.reversed() + rest
-            state.start = 0
+            state.entries = RingBuffer(front.reversed() + rest)
             state.bytes = bytes
             state.dropped = dropped
         }

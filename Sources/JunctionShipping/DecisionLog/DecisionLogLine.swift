@@ -92,11 +92,11 @@ public enum DecisionLogLine {
         switch decision.outcome {
         case .open: summary["outcome"] = "open"
         case .respond: summary["outcome"] = "respond"
-        case .reject(let cause, let code, let reason):
+        case .reject(let rejection):
             summary["outcome"] = "reject"
-            summary["cause"] = .string(cause)
-            if let code { summary["code"] = .int(Int64(code)) }
-            summary["reason"] = .string(reason)
+            summary["cause"] = .string(rejection.cause.rawValue)
+            if let code = rejection.code { summary["code"] = .int(Int64(code)) }
+            summary["reason"] = .string(String(rejection.reason.prefix(200)))
         case .gate(let url):
             summary["outcome"] = "gate"
             summary["gate"] = .string(url)
