@@ -54,15 +54,18 @@ package final class LoggedDecision {
         bundle = decision.trace.bundle
         let steps = decision.trace.steps
         var deciding: Int?
-        for index in steps.indices.reversed() {
+        search: for index in steps.indices.reversed() {
             if steps[index].error != nil {
                 deciding = index
                 break
             }
-            if case .continue? = steps[index].verdict { continue }
-            if steps[index].verdict == nil { continue }
-            deciding = index
-            break
+            // A switch reads the verdict in place; `==` and `if case` copied it.
+            switch steps[index].verdict {
+            case nil, .continue?: continue search
+            default:
+                deciding = index
+                break search
+            }
         }
         if let deciding {
             stepStage = steps[deciding].stage
@@ -73,5 +76,21 @@ package final class LoggedDecision {
             (stepStage, stepName, stepLocation, stepError) = (nil, nil, nil, nil)
         }
         pathParameters = decision.redirects.isEmpty ? decision.match?.parameters : nil
+    }
+
+    /// Whether a decision is kept whatever the sample: a refusal, a gate, an unmatched URL.
+    package static func isAlwaysKept(_ decision: Decision) -> Bool {
+        switch decision.outcome {
+        case .reject, .gate, .unmatched: true
+        case .open, .respond, .handOver: false
+        }
+    }
+
+    /// Whether a rule failed deciding `decision` (its `on_error` decided).
+    package static func ruleFailed(_ decision: Decision) -> Bool {
+        // By index: each step's error is read where it is, no step copied.
+        let steps = decision.trace.steps
+        for index in steps.indices where steps[index].error != nil { return true }
+        return false
     }
 }

@@ -137,14 +137,15 @@ public final class DecisionLog: Sendable {
     ///   - limits: How much it holds.
     ///   - draw: Where sampling draws its numbers in 0..<1; by default a generator of its
     ///     own, seeded once from the system's (tests pass their own).
-    ///   - now: The time decisions are stamped with.
+    ///   - now: The time decisions are stamped with; by default the wall clock to a few
+    ///     milliseconds (lines say the second).
     public init(
         limits: Limits = Limits(), draw: (@Sendable () -> Double)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: (@Sendable () -> Date)? = nil
     ) {
         self.limits = limits
         self.draw = draw
-        self.now = now
+        self.now = now ?? CoarseWallClock.now
         var system = SystemRandomNumberGenerator()
         state = Locked(State(generator: SampleGenerator(seed: system.next())))
     }
@@ -166,7 +167,7 @@ public final class DecisionLog: Sendable {
         // Sampled: a refusal, gate or unmatched URL always; at `sample: 1` everything;
         // else a draw from the log's generator, under its lock.
         let sampled: Bool
-        if policy.sample >= 1 || DecisionLogLine.isAlwaysKept(decision.outcome) {
+        if policy.sample >= 1 || LoggedDecision.isAlwaysKept(decision) {
             sampled = true
         } else if let draw {
             sampled = draw() < policy.sample
@@ -174,7 +175,7 @@ public final class DecisionLog: Sendable {
             sampled = state.withLock { $0.generator.nextUnit() } < policy.sample
         }
         // Not sampled: kept all the same when a rule failed deciding it.
-        guard sampled || DecisionLogLine.ruleFailed(decision) else { return false }
+        guard sampled || LoggedDecision.ruleFailed(decision) else { return false }
         let logged = LoggedDecision(decision)
         let time = now()
         let urlBytes = logged.url.utf8.count

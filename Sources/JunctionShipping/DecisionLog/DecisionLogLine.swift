@@ -31,24 +31,7 @@ public enum DecisionLogLine {
     public static func keeps(_ decision: Decision, policy: DecisionLogPolicy, draw: Double) -> Bool {
         guard policy.isEnabled else { return false }
         // The draw first: a sampled decision needs no look at its trace.
-        return isAlwaysKept(decision.outcome) || draw < policy.sample || ruleFailed(decision)
-    }
-
-    /// Whether a decision with `outcome` is kept whatever the sample: a refusal, a gate, an
-    /// unmatched URL.
-    static func isAlwaysKept(_ outcome: Decision.Outcome) -> Bool {
-        switch outcome {
-        case .reject, .gate, .unmatched: true
-        case .open, .respond, .handOver: false
-        }
-    }
-
-    /// Whether a rule failed deciding `decision` (its `on_error` decided).
-    static func ruleFailed(_ decision: Decision) -> Bool {
-        // By index: each step's error is read where it is, no step copied.
-        let steps = decision.trace.steps
-        for index in steps.indices where steps[index].error != nil { return true }
-        return false
+        return LoggedDecision.isAlwaysKept(decision) || draw < policy.sample || LoggedDecision.ruleFailed(decision)
     }
 
     /// The line for `decision`, masked by `policy`.
