@@ -173,7 +173,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JunctionCoreTests",
-            dependencies: ["JunctionCore", "JunctionAuthoring", "JunctionTestSupport"],
+            dependencies: ["JunctionCore", "JunctionAuthoring", "JunctionTestSupport", "JunctionFuzzTargets"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
@@ -241,6 +241,31 @@ let package = Package(
         .testTarget(
             name: "JunctionArtifactTests",
             dependencies: ["JunctionArtifact", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
+        // Fuzzing (scripts/fuzz, docs/security.md): the targets — each a decoder of untrusted
+        // bytes and the properties it keeps — and their runner: libFuzzer's driver when
+        // scripts/fuzz builds it with -DFUZZING and -sanitize=fuzzer,address, else a replayer
+        // of saved inputs. JunctionFuzzTests replays every seed and regression input.
+        .target(
+            name: "JunctionFuzzTargets",
+            dependencies: [
+                "Junction", "JunctionCore", "JunctionLua", "JunctionArtifact", "JunctionAuthoring",
+                "JunctionShipping", "JunctionTooling", "CLua", .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Fuzz/Targets",
+            swiftSettings: strictSettings
+        ),
+        .target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
+        .executableTarget(
+            name: "JunctionFuzz",
+            dependencies: ["JunctionFuzzTargets", "CFuzzerDriver"],
+            path: "Fuzz/Runner",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "JunctionFuzzTests",
+            dependencies: ["JunctionFuzzTargets"],
             swiftSettings: strictSettings
         ),
         .testTarget(

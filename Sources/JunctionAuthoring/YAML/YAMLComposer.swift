@@ -8,10 +8,10 @@ internal import CLibYAML
 /// text and the tree is as large as the file. Anchors alone are harmless and ignored.
 /// The tree is built with an explicit stack, not recursion, and its depth is capped so
 /// that reading and freeing it cannot exhaust a thread's stack.
-struct YAMLComposer {
+package struct YAMLComposer {
     /// Deeper than this is refused: configuration nests a few levels, and each level
     /// costs the recursive readers (and the tree's deinitialisation) stack.
-    static let maximumDepth = 200
+    package static let maximumDepth = 200
 
     /// What the document is, for messages: "a route table".
     let document: String

@@ -16,7 +16,7 @@ extension RouteRegex {
 
     /// Whether the regex matches all of `text`, and how many NFA steps that took: what
     /// tests hold against the linear bound.
-    func measuredMatch(_ text: String) -> (matches: Bool, steps: Int) {
+    package func measuredMatch(_ text: String) -> (matches: Bool, steps: Int) {
         var text = text
         return text.withUTF8 { run($0) }
     }

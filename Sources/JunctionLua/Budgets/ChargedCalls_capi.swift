@@ -10,8 +10,8 @@ internal import CLua
 /// raw pointers and C function pointers.
 enum ChargedCalls {
     /// Registry keys (by address) of `utf8.codes`'s original iterators.
-    private static let strictStepKey: StaticString = "junction: utf8.codes strict step"
-    private static let laxStepKey: StaticString = "junction: utf8.codes lax step"
+    private static let strictStepKey = LuaAddressKey()
+    private static let laxStepKey = LuaAddressKey()
 
     /// Replaces every function of ``ChargePolicy`` in its library with its charged
     /// closure. Run in `lua_pcall`, once per state, before the prelude.
@@ -130,8 +130,8 @@ enum ChargedCalls {
     /// One charged step of `utf8.codes`'s iterator: its original, kept in the registry. As on
     /// Lua 5.4.6 and later, a character followed by a continuation byte is an error, so every
     /// release refuses the sequences 5.4.4's iterator stepped over.
-    private static func codeStep(_ state: OpaquePointer?, key: StaticString) -> Int32 {
-        _ = lua_rawgetp(state, jl_registryindex(), UnsafeRawPointer(key.utf8Start))  // a C function: no allocation
+    private static func codeStep(_ state: OpaquePointer?, key: LuaAddressKey) -> Int32 {
+        _ = lua_rawgetp(state, jl_registryindex(), key.address)  // a C function: no allocation
         let original = lua_tocfunction(state, -1).unsafelyUnwrapped
         jl_pop(state, 1)
         let results = call(original, .codeStep, state)
@@ -161,12 +161,12 @@ enum ChargedCalls {
     }
 
     /// Calls the `utf8.codes` on top of the stack and keeps the iterator it returns under `key`.
-    private static func keepCodeStep(_ state: OpaquePointer?, lax: Bool, key: StaticString) {
+    private static func keepCodeStep(_ state: OpaquePointer?, lax: Bool, key: LuaAddressKey) {
         lua_pushvalue(state, -1)
         jl_pushstring(state, HostFunctions.cString(""))
         lua_pushboolean(state, lax ? 1 : 0)
         jl_call(state, 2, 1)  // codes("", lax) → its iterator
-        lua_rawsetp(state, jl_registryindex(), UnsafeRawPointer(key.utf8Start))
+        lua_rawsetp(state, jl_registryindex(), key.address)
     }
 
     /// Raises "cannot charge LIBRARY.NAME: …" for a row whose function is not a plain C one.

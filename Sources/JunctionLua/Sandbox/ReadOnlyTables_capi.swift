@@ -31,8 +31,8 @@ internal import CLua
 /// ``pushBacking(_:of:)`` and ``freeze(tableAt:deep:in:chunkName:)``. Lua code (the
 /// sandbox prelude) gets ``freezeInPlace``, ``wrap`` and ``isReadOnly``.
 enum ReadOnlyTables {
-    /// Its address, as a light userdata, is the metatable key of the backing table.
-    private static let backingKeyName: StaticString = "junction.readOnlyTable.backing"
+    /// The metatable key of the backing table.
+    private static let backingKeyAddress = LuaAddressKey()
 
     /// The operator metamethods a frozen table keeps from its old metatable: each
     /// receives the table itself, never its backing. `__gc` and `__mode` are left
@@ -207,10 +207,9 @@ enum ReadOnlyTables {
         return 3
     }
 
-    /// Its address, as a light userdata, is the metatable key of a read-only table's
-    /// ordered keys.
-    private static let orderKeyName: StaticString = "junction.readOnlyTable.order"
-    private static var orderKey: UnsafeRawPointer { UnsafeRawPointer(orderKeyName.utf8Start) }
+    /// The metatable key of a read-only table's ordered keys.
+    private static let orderKeyAddress = LuaAddressKey()
+    private static var orderKey: UnsafeRawPointer { orderKeyAddress.address }
 
     /// `__index` of a frozen table whose old `__index` was a function: upvalue 1 is
     /// the backing, upvalue 2 the old function, which is called with the proxy.
@@ -314,5 +313,5 @@ enum ReadOnlyTables {
         jl_error_string(state, HostFunctions.cString("not a read-only table"))
     }
 
-    private static var backingKey: UnsafeRawPointer { UnsafeRawPointer(backingKeyName.utf8Start) }
+    private static var backingKey: UnsafeRawPointer { backingKeyAddress.address }
 }

@@ -1,14 +1,14 @@
-import Foundation
+package import Foundation
 
 /// What the updater reads from a response's headers, bounded: a server controls them.
-enum ResponseHeaders {
+package enum ResponseHeaders {
     /// The longest wait a `Retry-After` is read as; a longer one is clamped to it.
-    static let maximumRetryAfter: Duration = .seconds(86_400)
+    package static let maximumRetryAfter: Duration = .seconds(86_400)
 
     /// `Retry-After` (RFC 9110 §10.2.3): delta-seconds, or an HTTP date (IMF-fixdate)
     /// relative to `now`; a date in the past is no wait. Anything else — negative, signed,
     /// fractional, garbage, over 40 characters — is `nil`.
-    static func retryAfter(_ value: String?, now: Date) -> Duration? {
+    package static func retryAfter(_ value: String?, now: Date) -> Duration? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty, value.utf8.count <= 40 else {
             return nil
         }
@@ -25,7 +25,7 @@ enum ResponseHeaders {
 
     /// The `ETag` when a device may keep it: at most ``TransportResponse/maximumETagBytes``
     /// of visible ASCII.
-    static func etag(_ value: String?) -> String? {
+    package static func etag(_ value: String?) -> String? {
         guard let value, (1...TransportResponse.maximumETagBytes).contains(value.utf8.count),
             value.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
         else { return nil }
