@@ -15,8 +15,8 @@ extension FuzzTarget {
     /// And differentially, as `RouteRegexDifferentialTests` does: against Swift's `Regex`
     /// (`.matchingSemantics(.unicodeScalar)` with ASCII-only digits, word characters and
     /// white space, `wholeMatch(in:)`), only when the regex is one `RegexGenerator` could
-    /// write — its tokens, groups at most two deep (counts of branches and items are free) —
-    /// Swift compiles it too, and the subject is at most 16 scalars of the generator's
+    /// write — its tokens, groups at most two deep — of at most 16 bytes, Swift compiles it
+    /// too, and the subject is at most 6 scalars of the generator's
     /// alphabet (the narrow one, below U+0300, when the regex uses a shorthand: Swift 6.3
     /// misreads `\w` before wider scalars). Outside that subset the engines are not meant
     /// to agree, and the comparison is skipped.
@@ -60,7 +60,10 @@ extension FuzzTarget {
         // The raw bytes reach the matcher's own UTF-8 decoding, truncated sequences included.
         _ = raw.withUnsafeBufferPointer { regex.matchesWhole($0) }
 
+        // Both bounds keep the backtracker's time small: `(a|a|a|a)*` over n scalars is 4ⁿ
+        // paths, and it is within 16 bytes.
         guard subject.unicodeScalars.count <= RouteRegexSharedSyntax.maximumSubjectScalars,
+            source.utf8.count <= RouteRegexSharedSyntax.maximumSourceBytes,
             let usesShorthand = RouteRegexSharedSyntax.shorthandUse(in: source),
             RouteRegexSharedSyntax.isSubject(subject, narrow: usesShorthand),
             let reference = try? Regex(source)
@@ -83,8 +86,11 @@ extension FuzzTarget {
 /// ``RouteRegex`` and Swift's `Regex` share and the differential test compares them on —
 /// recognised token by token, and the alphabets its subjects are drawn from.
 enum RouteRegexSharedSyntax {
-    /// The longest subject compared with Swift's `Regex`, a backtracker.
-    static let maximumSubjectScalars = 16
+    /// The longest subject compared with Swift's `Regex`, a backtracker: the differential
+    /// test's six.
+    static let maximumSubjectScalars = 6
+    /// The longest regex compared with it.
+    static let maximumSourceBytes = 16
 
     /// Scalars below U+0300: ASCII (with metacharacters, a line feed, "_"), two Latin-1
     /// letters and the no-break space.

@@ -12,7 +12,8 @@ package final class LoggedDecision {
     /// The outcome, with what a line says of it.
     package enum Outcome {
         case open, respond, unmatched
-        /// A refusal; its reason is cut to 200 characters when the line is written.
+        /// A refusal; its reason is cut to 200 characters when the line is written (a long
+        /// one already when it is recorded).
         case reject(Rejection)
         case gate(url: String)
         case handOver(scheme: String)
@@ -46,7 +47,11 @@ package final class LoggedDecision {
         case .open: outcome = .open
         case .respond: outcome = .respond
         case .unmatched: outcome = .unmatched
-        case .reject(let rejection): outcome = .reject(rejection)
+        case .reject(var rejection):
+            // A rule's reason may be up to a verdict's size; the line keeps 200 characters,
+            // and the log counts a decision for its URL, params and context only.
+            if rejection.reason.utf8.count > 800 { rejection.reason = String(rejection.reason.prefix(200)) }
+            outcome = .reject(rejection)
         case .gate(let url, _): outcome = .gate(url: url)
         case .handOver(let scheme): outcome = .handOver(scheme: scheme)
         }

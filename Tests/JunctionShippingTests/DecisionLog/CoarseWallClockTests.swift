@@ -12,8 +12,9 @@ import Testing
             let before = Date()
             let coarse = CoarseWallClock.now()
             let after = Date()
-            // A tick is at most 10 ms (100 Hz kernels); the coarse reading lags, never leads.
-            #expect(coarse.timeIntervalSince(before) > -0.011)
+            // A tick is at most 10 ms (100 Hz kernels), and a loaded machine's timekeeping
+            // may run late; the coarse reading lags, never leads.
+            #expect(coarse.timeIntervalSince(before) > -0.05)
             #expect(coarse.timeIntervalSince(after) <= 0.001)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import JunctionCore
 import JunctionShipping
 import Testing
 
@@ -81,6 +82,24 @@ import Testing
         let batch = log.take(maximumBytes: 1 << 20)
         #expect(batch.lines == [expected])
         #expect(!expected.contains("abc"))
+    }
+
+    /// A refusal's reason may be as long as a verdict; the log keeps no more of a long one
+    /// than its line will say, so the bound in bytes holds for what it keeps.
+    @Test func aLongRefusalReasonIsCutWhenRecorded() throws {
+        let reason = String(repeating: "ü", count: 50_000)
+        let decision = Decision(
+            outcome: .reject(Rejection(.rule, reason: reason, code: 403)), request: RouteRequest("myapp://home"),
+            uri: nil)
+        guard case .reject(let kept) = LoggedDecision(decision).outcome else {
+            Issue.record("not a refusal")
+            return
+        }
+        #expect(kept.reason == String(repeating: "ü", count: 200))
+        let log = DecisionLog(now: { DecisionLogLineTests.time })
+        #expect(log.record(decision, context: .empty, policy: DecisionLogPolicy(sample: 1), appVersion: nil))
+        let line = try #require(log.take(maximumBytes: 1 << 20).lines.first)
+        #expect(line.contains(#""reason":""# + String(repeating: "ü", count: 200) + #"""#))
     }
 
     /// A decision counts for its URL and ``DecisionLog/recordedOverhead`` until written; a
