@@ -81,7 +81,17 @@ final class CollectorProcess {
 
     /// Stops it with `SIGTERM` and returns its status and what it printed.
     func stop() -> (status: Int32, output: String, errors: String) {
+        // SIGTERM again each second until it exits, then SIGKILL after 30 s: a signal sent
+        // while the collector starts — its handler set up, but not yet armed by libdispatch,
+        // which it arms on a thread of its own — is lost, and a full run hung here waiting.
         process.terminate()
+        var tenths = 0
+        while process.isRunning, tenths < 300 {
+            usleep(100_000)
+            tenths += 1
+            if tenths % 10 == 0 { process.terminate() }
+        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         return (process.terminationStatus, Self.drain(output), Self.drain(errors))
     }
