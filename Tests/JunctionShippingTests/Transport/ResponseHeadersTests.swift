@@ -15,6 +15,10 @@ import Testing
         ("Sat, 15 Jan 2028 08:00:00 GMT", .seconds(86_400)),
         ("-5", nil), ("+5", nil), ("1.5", nil), ("soon", nil), ("", nil), (String(repeating: "1", count: 41), nil),
         ("Friday, 15-Jan-27 08:00:30 GMT", nil),
+        // Not ASCII, or not 29 bytes, never reaches the date formatter, which traps on the
+        // first (the response-headers fuzz target's finding).
+        ("Fri, 15 Jan 2027 07:00:\u{301} GMT", nil), ("Fri, 15 Jan 2027 08:00:3\u{E9} GMT", nil),
+        ("Fri, 15 Jan 2027 8:00:30 GMT", nil),
     ])
     func retryAfterIsSecondsOrAnHTTPDateClampedToADay(header: String, wait: Duration?) {
         #expect(ResponseHeaders.retryAfter(header, now: Self.now) == wait)

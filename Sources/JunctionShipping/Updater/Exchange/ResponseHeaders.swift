@@ -32,8 +32,12 @@ package enum ResponseHeaders {
         return value
     }
 
-    /// An IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`.
+    /// An IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT` — 29 bytes of printable ASCII, checked
+    /// before the formatter sees them: Foundation's `DateFormatter` on Linux traps on text
+    /// whose UTF-16 length differs from what it expects (`07:00:` and a combining accent —
+    /// the `response-headers` fuzz target's finding), so a server could crash the app.
     private static func httpDate(_ text: String) -> Date? {
+        guard text.utf8.count == 29, text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
