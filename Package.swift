@@ -141,11 +141,11 @@ let package = Package(
             dependencies: ["CLibYAML", "JunctionCore", "JunctionLua", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
-        // Tooling over a decider: the bundle checker, decision diffs and capability files, for
-        // the CLI and CI. A device never links it (`scripts/check-linkage`).
+        // Tooling over a decider: the bundle checker, decision diffs, capability files and corpus
+        // reading, for the CLI and CI. A device never links it (`scripts/check-linkage`).
         .target(
             name: "JunctionTooling",
-            dependencies: ["Junction", "JunctionCore", "JunctionLua"],
+            dependencies: ["Junction", "JunctionCore", "JunctionLua", "CZlib"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -156,7 +156,6 @@ let package = Package(
                 "JunctionArtifact",
                 "JunctionAuthoring",
                 "JunctionTooling",
-                "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,3 +1,4 @@
+import JunctionTooling
 import Foundation
 import Testing
 

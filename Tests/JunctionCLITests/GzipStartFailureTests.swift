@@ -1,4 +1,4 @@
-import Foundation
+import JunctionTooling
 import Testing
 
 @testable import JunctionCLI
@@ -10,14 +10,9 @@ import Testing
 @Suite struct GzipStartFailureTests {
     @Test(arguments: [Int32(99), 7, -1])
     func aStreamZlibWillNotStartIsRefusedAndFreedOnce(windowBits: Int32) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gzip-start-\(UUID()).gz").path
-        #expect(FileManager.default.createFile(atPath: path, contents: Data([0x1f, 0x8b])))
-        defer { try? FileManager.default.removeItem(atPath: path) }
         for _ in 0..<100 {
-            let handle = try #require(FileHandle(forReadingAtPath: path))
-            defer { try? handle.close() }
             #expect {
-                _ = try GzipBytes(handle: handle, first: [0x1f, 0x8b], file: path, windowBits: windowBits)
+                _ = try GzipBytes(compressed: MemoryBytes([0x1f, 0x8b]), file: "start.gz", windowBits: windowBits)
             } throws: { error in
                 (error as? CorpusError)?.message == "gzip: zlib could not start"
             }

@@ -1,3 +1,4 @@
+import JunctionTooling
 import Junction
 
 /// What the command line adds to a corpus's lines: a line that names no source is decided

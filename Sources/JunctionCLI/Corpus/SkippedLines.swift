@@ -1,3 +1,5 @@
+import JunctionTooling
+
 /// The corpus lines a diff could not read and went past: how many, and the first few with
 /// where and what is wrong. However many there are, only ``keptLimit`` errors are kept.
 struct SkippedLines: Sendable {

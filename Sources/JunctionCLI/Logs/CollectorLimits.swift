@@ -1,3 +1,5 @@
+import JunctionTooling
+
 /// Every cap of `junction logs serve`, each a flag; the defaults suit one machine.
 ///
 /// Memory is bounded by `maximumConnections` × (`maximumBodyBytes` held as received, once

@@ -1,3 +1,4 @@
+import JunctionTooling
 import Foundation
 import JunctionShipping
 import Testing
@@ -103,8 +104,8 @@ enum CollectorClient {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(suffix) }.sorted()
         var lines: [String] = []
         for name in names {
-            let handle = try #require(FileHandle(forReadingAtPath: "\(folder)/\(name)"))
-            let reader = try GzipBytes(handle: handle, first: [], file: name)
+            let compressed = try Array(Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(name)")))
+            let reader = try GzipBytes(compressed: MemoryBytes(compressed), file: name)
             var bytes: [UInt8] = []
             while true {
                 let chunk = try reader.next()

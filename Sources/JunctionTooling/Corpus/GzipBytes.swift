@@ -1,18 +1,16 @@
 import CZlib
-import Foundation
 
 /// The inflated bytes of a gzip file (several members one after another included, as
 /// `cat a.gz b.gz` makes), a chunk at a time: memory stays at two buffers whatever the
 /// file inflates to, and the reader's line cap bounds what is kept of it.
-final class GzipBytes: CorpusBytes {
-    private let handle: FileHandle
+package final class GzipBytes: CorpusBytes {
+    private var compressed: any CorpusBytes
     private let file: String
     /// zlib keeps pointers into its stream: it lives at one address from init to deinit.
     private let stream: UnsafeMutablePointer<z_stream>
-    private var input: [UInt8]
+    private var input: [UInt8] = []
     private var inputOffset = 0
-    private var compressedRead: Int
-    var consumed: Int { compressedRead }
+    package var consumed: Int { compressed.consumed }
     private var inputEnded = false
     /// Whether the last member ended, so the file may end here.
     private var memberEnded = false
@@ -22,17 +20,14 @@ final class GzipBytes: CorpusBytes {
     private var started = false
 
     /// - Parameters:
-    ///   - handle: The file, read past `first`.
-    ///   - first: The bytes already read.
+    ///   - compressed: The gzip bytes.
     ///   - file: The file's name, for errors.
     ///   - windowBits: zlib's window: 16 + `MAX_WBITS` reads a gzip header and trailer
     ///     (CRC-32 and length are checked); tests pass what zlib refuses.
     /// - Throws: `CorpusError` when zlib does not start.
-    init(handle: FileHandle, first: [UInt8], file: String, windowBits: Int32 = 16 + MAX_WBITS) throws(CorpusError) {
-        self.handle = handle
+    package init(compressed: any CorpusBytes, file: String, windowBits: Int32 = 16 + MAX_WBITS) throws(CorpusError) {
+        self.compressed = compressed
         self.file = file
-        input = first
-        compressedRead = first.count
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         // Every stored property is set: throwing from here on runs `deinit`, which frees
@@ -48,13 +43,12 @@ final class GzipBytes: CorpusBytes {
         stream.deallocate()
     }
 
-    func next() throws(CorpusError) -> [UInt8] {
+    package func next() throws(CorpusError) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: CorpusReader.chunkBytes)
         while !finished {
             if inputOffset == input.count && !inputEnded {
-                input = Array(handle.readData(ofLength: CorpusReader.chunkBytes))
+                input = try compressed.next()
                 inputOffset = 0
-                compressedRead += input.count
                 if input.isEmpty { inputEnded = true }
             }
             if inputOffset == input.count && inputEnded {
@@ -62,7 +56,7 @@ final class GzipBytes: CorpusBytes {
                 guard memberEnded else {
                     throw CorpusError(
                         file: file, line: 0,
-                        message: "gzip: the file ends inside a compressed stream (after \(compressedRead) bytes): "
+                        message: "gzip: the file ends inside a compressed stream (after \(consumed) bytes): "
                             + "it was cut short; compress it again")
                 }
                 break
@@ -84,7 +78,7 @@ final class GzipBytes: CorpusBytes {
                 throw CorpusError(
                     file: file, line: 0,
                     message:
-                        "gzip: the compressed data is damaged near byte \(compressedRead - (input.count - inputOffset)): \(reason)"
+                        "gzip: the compressed data is damaged near byte \(consumed - (input.count - inputOffset)): \(reason)"
                 )
             }
             if produced > 0 { return Array(output[..<produced]) }

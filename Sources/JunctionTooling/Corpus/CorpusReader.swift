@@ -1,5 +1,5 @@
 import Foundation
-import Junction
+package import Junction
 
 /// Reads a corpus of requests, one per line, in batches: a URL as text, or a JSON object
 /// `{"url": …, "source": …, "context": {…}, "params": {…}}` — the line
@@ -7,25 +7,27 @@ import Junction
 /// decision log, whose other lines (`"kind": "status"`) it skips. Blank lines and lines
 /// starting with `#` are skipped; a gzip file is inflated as it is read. Each line is at
 /// most ``maximumLineBytes``; a longer one is an error naming its line, and the file is
-/// never held whole: batches of ``batchSize`` entries are read as they are decided. A
+/// never held whole: batches of ``batchSize`` entries are read as they are decided (a
+/// reader holds at most a line's limit and two chunks). A
 /// line's context must fit the bundle's context schema, when it declares one.
 ///
 /// An error of a line (its ``CorpusError/line`` above 0) leaves the reader past that
 /// line, so the next batch goes on with the next one — a line too long included, whose
 /// rest is stepped over without being kept; an error of the file (line 0: it cannot be
 /// read, its gzip is damaged) ends it.
-struct CorpusReader {
-    /// The longest line read.
-    static let maximumLineBytes = 65_536
+package struct CorpusReader {
+    /// The longest line read, unless a reader is given another limit.
+    package static let maximumLineBytes = 65_536
     /// How many entries a batch holds.
-    static let batchSize = 4_096
+    package static let batchSize = 4_096
     /// How much is read from the file at a time.
-    static let chunkBytes = 1 << 16
+    package static let chunkBytes = 1 << 16
 
     private let file: String
     private var bytes: any CorpusBytes
     private let schema: ContextSchema?
     private let total: Int?
+    private let lineLimit: Int
     private var buffer: [UInt8] = []
     private var offset = 0
     private var atEnd = false
@@ -39,26 +41,44 @@ struct CorpusReader {
     /// - Parameters:
     ///   - path: The corpus.
     ///   - schema: The context schema lines' contexts must fit.
-    init(path: String, schema: ContextSchema? = nil) throws(CorpusError) {
+    package init(path: String, schema: ContextSchema? = nil) throws(CorpusError) {
         file = path
         bytes = try CorpusSource.open(path)
         self.schema = schema
         total = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        lineLimit = Self.maximumLineBytes
+    }
+
+    /// A reader of `bytes`, already opened (``CorpusSource/sniffed(_:file:)`` inflates gzip).
+    /// - Parameters:
+    ///   - bytes: The corpus's bytes.
+    ///   - file: The name errors give.
+    ///   - schema: The context schema lines' contexts must fit.
+    ///   - maximumLineBytes: The longest line read (at least 1).
+    package init(
+        bytes: any CorpusBytes, file: String, schema: ContextSchema? = nil,
+        maximumLineBytes: Int = Self.maximumLineBytes
+    ) {
+        self.file = file
+        self.bytes = bytes
+        self.schema = schema
+        total = nil
+        lineLimit = max(1, maximumLineBytes)
     }
 
     /// How many bytes of the file were read, and how many it has (`nil` for standard input).
-    var progress: (read: Int, total: Int?) { (bytes.consumed, total) }
+    package var progress: (read: Int, total: Int?) { (bytes.consumed, total) }
 
     /// Lines read so far.
-    var lines: Int { lineNumber }
+    package var lines: Int { lineNumber }
 
     /// Lines looked at one by one so far: every line but the empty ones (`\n`, `\r\n`),
     /// which are skipped a byte at a time.
-    var examined: Int { examinedLines }
+    package var examined: Int { examinedLines }
 
     /// The next batch — empty at the end of the file — and, when a line cannot be read,
     /// the error: the entries before that line are still returned, to be decided first.
-    mutating func nextBatch(limit: Int = batchSize) -> (entries: [CorpusEntry], failure: CorpusError?) {
+    package mutating func nextBatch(limit: Int = batchSize) -> (entries: [CorpusEntry], failure: CorpusError?) {
         var entries: [CorpusEntry] = []
         do {
             while entries.count < limit, let line = try nextLine() {
@@ -74,7 +94,7 @@ struct CorpusReader {
     /// decision log's line, whatever its kind), with its number; `nil` at the end.
     /// - Throws: `CorpusError` for a line that is not a JSON object, too long, or a file
     ///   that cannot be read; the next call goes on after that line.
-    mutating func nextObject() throws(CorpusError) -> (fields: [String: RuleValue], line: Int)? {
+    package mutating func nextObject() throws(CorpusError) -> (fields: [String: RuleValue], line: Int)? {
         while let bytes = try nextLine() {
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) || bytes.first == UInt8(ascii: "#") { continue }
             let document: RuleValue
@@ -125,12 +145,12 @@ struct CorpusReader {
             }
             // A line still without its end is not read past the limit: the rest of it is
             // dropped as it comes, if the reader is asked for more.
-            if buffer.count - offset > Self.maximumLineBytes {
+            if buffer.count - offset > lineLimit {
                 lineNumber += 1
                 examinedLines += 1
                 (buffer, offset) = ([], 0)
                 droppingLongLine = true
-                try checkLength(Self.maximumLineBytes + 1, line: lineNumber)
+                try checkLength(lineLimit + 1, line: lineNumber)
             }
             buffer.removeFirst(offset)
             offset = 0
@@ -163,10 +183,10 @@ struct CorpusReader {
     }
 
     private func checkLength(_ count: Int, line: Int) throws(CorpusError) {
-        guard count <= Self.maximumLineBytes else {
+        guard count <= lineLimit else {
             throw CorpusError(
                 file: file, line: line,
-                message: "the line is longer than \(Self.maximumLineBytes) bytes; a corpus line is one request")
+                message: "the line is longer than \(lineLimit) bytes; a corpus line is one request")
         }
     }
 
@@ -225,7 +245,7 @@ struct CorpusReader {
     }
 
     /// The fields a line may have: a corpus line's, and a decision log line's.
-    static let fields: Set<String> = [
+    package static let fields: Set<String> = [
         "url", "source", "context", "params", "kind", "decision", "bundle", "app_version", "time",
     ]
 
