@@ -227,7 +227,9 @@ let package = Package(
         ),
         .testTarget(
             name: "JunctionToolingTests",
-            dependencies: ["JunctionTooling", "Junction", "JunctionAuthoring", "JunctionTestSupport"],
+            dependencies: [
+                "JunctionTooling", "Junction", "JunctionAuthoring", "JunctionShipping", "JunctionTestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         // The output of `junction codegen` for rules/example/routes.yaml, compiled with every

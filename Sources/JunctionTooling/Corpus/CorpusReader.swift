@@ -69,6 +69,9 @@ package struct CorpusReader {
     /// How many bytes of the file were read, and how many it has (`nil` for standard input).
     package var progress: (read: Int, total: Int?) { (bytes.consumed, total) }
 
+    /// The bytes read and not yet handed out as lines: at most the line limit and a chunk.
+    package var heldBytes: Int { buffer.count }
+
     /// Lines read so far.
     package var lines: Int { lineNumber }
 
@@ -213,7 +216,9 @@ package struct CorpusReader {
         case .string?: return nil
         default: throw error("\"kind\" is not text")
         }
-        for key in fields.keys where !Self.fields.contains(key) {
+        // The unknown field first in sorted order: a dictionary's own order differs from one
+        // reading of the same line to the next, and so did the error.
+        if let key = fields.keys.filter({ !Self.fields.contains($0) }).min() {
             throw error(
                 "unknown field \"\(key.prefix(40))\"; a corpus line has url, source, context and params (and a "
                     + "decision log's line kind, decision, bundle, app_version and time)")

@@ -15,6 +15,11 @@ package final class GzipBytes: CorpusBytes {
     /// Whether the last member ended, so the file may end here.
     private var memberEnded = false
     private var finished = false
+    /// The damage found after inflating the chunk last handed out, thrown by the next call.
+    private var pendingFailure: CorpusError?
+    /// Where zlib inflates to, allocated once: a pipe's reads can be a few bytes each, and
+    /// a fresh 64 KiB buffer a call had cost more than inflating them.
+    private var output = [UInt8](repeating: 0, count: CorpusReader.chunkBytes)
 
     /// Whether zlib started on `stream`, so `deinit` ends it.
     private var started = false
@@ -44,7 +49,10 @@ package final class GzipBytes: CorpusBytes {
     }
 
     package func next() throws(CorpusError) -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: CorpusReader.chunkBytes)
+        if let failure = pendingFailure {
+            pendingFailure = nil
+            throw failure
+        }
         while !finished {
             if inputOffset == input.count && !inputEnded {
                 input = try compressed.next()
@@ -56,7 +64,7 @@ package final class GzipBytes: CorpusBytes {
                 guard memberEnded else {
                     throw CorpusError(
                         file: file, line: 0,
-                        message: "gzip: the file ends inside a compressed stream (after \(consumed) bytes): "
+                        message: "gzip: the file ends inside a compressed stream (after \(self.consumed) bytes): "
                             + "it was cut short; compress it again")
                 }
                 break
@@ -66,8 +74,8 @@ package final class GzipBytes: CorpusBytes {
                 inflateReset(stream)
                 memberEnded = false
             }
-            let (status, produced, consumed) = inflateChunk(into: &output)
-            inputOffset += consumed
+            let (status, produced, used) = inflateChunk()
+            inputOffset += used
             switch status {
             case Z_STREAM_END:
                 memberEnded = true
@@ -75,11 +83,19 @@ package final class GzipBytes: CorpusBytes {
                 break
             default:
                 let reason = stream.pointee.msg.map { String(cString: $0) } ?? "code \(status)"
-                throw CorpusError(
+                let failure = CorpusError(
                     file: file, line: 0,
                     message:
-                        "gzip: the compressed data is damaged near byte \(consumed - (input.count - inputOffset)): \(reason)"
-                )
+                        "gzip: the compressed data is damaged near byte \(self.consumed - (input.count - inputOffset)): "
+                        + reason)
+                finished = true
+                // What inflated before the damage is handed out first, as it would have been
+                // had the input come in smaller chunks; the next call throws.
+                guard produced == 0 else {
+                    pendingFailure = failure
+                    return Array(output[..<produced])
+                }
+                throw failure
             }
             if produced > 0 { return Array(output[..<produced]) }
         }
@@ -87,7 +103,7 @@ package final class GzipBytes: CorpusBytes {
     }
 
     /// One call to `inflate` from the unread input into `output`.
-    private func inflateChunk(into output: inout [UInt8]) -> (status: Int32, produced: Int, consumed: Int) {
+    private func inflateChunk() -> (status: Int32, produced: Int, consumed: Int) {
         let available = input.count - inputOffset
         return input.withUnsafeMutableBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
