@@ -178,7 +178,10 @@ let package = Package(
         ),
         .testTarget(
             name: "JunctionLuaTests",
-            dependencies: ["JunctionLua", "JunctionCore", "JunctionAuthoring", "JunctionTestSupport", "CLua"],
+            dependencies: [
+                "JunctionLua", "JunctionCore", "JunctionAuthoring", "JunctionTestSupport", "JunctionFuzzTargets",
+                "CLua",
+            ],
             swiftSettings: strictSettings
         ),
         // A child process that commits to a BundleStore in a loop, for the test that kills it.

@@ -94,7 +94,7 @@ struct PatternCaseGenerator {
     }
 
     /// A replacement for gsub as the harness reads it: a string, or the name of a table,
-    /// a function, a number or a boolean (`PatternHarness`).
+    /// a function, a number or a boolean (``LuaPatternHarness``, in the fuzz targets).
     mutating func replacement() -> RuleValue {
         .string(
             random.pick([
