@@ -1,4 +1,4 @@
-import JunctionAuthoring
+package import JunctionAuthoring
 import JunctionCore
 
 extension FuzzTarget {
@@ -12,13 +12,14 @@ extension FuzzTarget {
     /// 1 ... longest line + 1 scalars; every node's mark is within the same bounds; the tree
     /// has at most ``YAMLReader/maximumNodes`` nodes, collections nest at most
     /// `YAMLComposer.maximumDepth` deep, and no mapping keeps two keys of the same bytes and
-    /// tag (the composer refuses them).
-    ///
-    /// There is no YAML emitter, so nothing is written back: no round trip.
+    /// tag (the composer refuses them); and a composed tree, written back by ``YAMLEmitter``,
+    /// composes again to the same tree: the same scalars' text, tags and plainness (a plain
+    /// scalar the emitter must quote, meaning text either way, aside), in the same order.
     static let yaml = FuzzTarget(
         name: "yaml",
         summary:
-            "YAML composing: a node or a diagnostic, marks inside the text, node and depth limits, no duplicate keys"
+            "YAML composing: a node or a diagnostic, marks inside the text, node and depth limits, no duplicate keys, "
+            + "what composes re-emits and re-composes the same"
     ) { bytes throws(FuzzFailure) in
         let text = String(fuzzBytes: Array(bytes.prefix(4096)))
         let file = "fuzz.yaml"
@@ -92,6 +93,54 @@ extension FuzzTarget {
             }
         }
         try require(nodes <= YAMLReader.maximumNodes, "a tree holds at most maximumNodes nodes", "\(nodes) nodes")
+
+        let written = YAMLEmitter.document(root)
+        var again = YAMLReader(file: file, document: "a written document")
+        let rewritten = again.compose(written)
+        guard let rewritten else {
+            throw FuzzFailure(
+                "a composed tree, written, composes again",
+                "\(again.diagnostics.map(\.description).joined(separator: "; ")) for \(written.debugDescription)")
+        }
+        if let difference = YAMLTreeDifference.between(root, rewritten) {
+            throw FuzzFailure(
+                "a composed tree, written, composes to the same tree",
+                "\(difference) in \(written.debugDescription)")
+        }
+    }
+}
+
+/// Where two YAML trees differ, marks aside.
+package enum YAMLTreeDifference {
+    /// The first difference, as a path and what differs; `nil` when they are the same.
+    package static func between(_ first: YAMLNode, _ second: YAMLNode) -> String? {
+        var pending: [(YAMLNode, YAMLNode, String)] = [(first, second, "root")]
+        while let (a, b, path) = pending.popLast() {
+            switch (a.content, b.content) {
+            case (.scalar(let x), .scalar(let y)):
+                if x.text != y.text {
+                    return "\(path): text \(x.text.debugDescription) became \(y.text.debugDescription)"
+                }
+                // A plain scalar the emitter writes quoted means the same text.
+                let quotedAsText =
+                    x.isPlain && y.style == .doubleQuoted && !YAMLEmitter.writesPlain(x.text)
+                    && (x.tag != nil || YAMLReader.plainScalar(x.text) == .string(x.text))
+                if x.isPlain != y.isPlain && !quotedAsText { return "\(path): plain \(x.isPlain) became \(y.isPlain)" }
+                if x.tag != y.tag { return "\(path): tag \(x.tag ?? "none") became \(y.tag ?? "none")" }
+            case (.sequence(let x), .sequence(let y)):
+                guard x.count == y.count else { return "\(path): \(x.count) items became \(y.count)" }
+                for (index, (p, q)) in zip(x, y).enumerated() { pending.append((p, q, "\(path)[\(index)]")) }
+            case (.mapping(let x), .mapping(let y)):
+                guard x.count == y.count else { return "\(path): \(x.count) pairs became \(y.count)" }
+                for (index, (p, q)) in zip(x, y).enumerated() {
+                    pending.append((p.value, q.value, "\(path).value#\(index)"))
+                    pending.append((p.key, q.key, "\(path).key#\(index)"))
+                }
+            default:
+                return "\(path): a \(a.content) became a \(b.content)"
+            }
+        }
+        return nil
     }
 }
 
