@@ -18,10 +18,13 @@ let package = Package(
         // The system Lua 5.4 again, for the plain-Lua peer of `decide.*` (a state of its
         // own with the stock C API and no sandbox); Junction's CLua is not a product.
         .systemLibrary(name: "CLuaPeer", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]),
+        // The allocator's count of bytes in use (glibc's mallinfo2), for `memory.*`.
+        .target(name: "CMallocStats"),
         .executableTarget(
             name: "JunctionBench",
             dependencies: [
                 "CLuaPeer",
+                "CMallocStats",
                 .product(name: "Junction", package: "Junction"),
                 .product(name: "JunctionCore", package: "Junction"),
                 .product(name: "JunctionLua", package: "Junction"),

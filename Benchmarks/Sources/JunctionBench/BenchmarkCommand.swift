@@ -4,7 +4,7 @@ enum BenchmarkCommand {
     /// Every group, in the order they run. Add new groups (`rule.eval.lua`, …) here.
     static let groups: [any BenchmarkGroup] = [
         MatchBenchmark(), RuleBenchmark(), DecideBenchmark(), BundleLoadBenchmark(), BundleVerifyBenchmark(),
-        UpdateActivateBenchmark(), DiffBenchmark(), LogsServeBenchmark(),
+        UpdateActivateBenchmark(), LaunchBenchmark(), MemoryBenchmark(), DiffBenchmark(), LogsServeBenchmark(),
         AttackBenchmark(),
     ]
 

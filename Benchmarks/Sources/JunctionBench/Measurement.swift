@@ -23,6 +23,9 @@ struct Measurement {
     /// Whether the JSON line also gives the time in milliseconds (`bundle.load`), for
     /// figures too large to read in nanoseconds.
     var reportsMilliseconds = false
+    /// For a memory figure (`memory.policy`): the bytes, and the parts they break down
+    /// into; the JSON line then gives these instead of a time.
+    var bytes: (total: Int, parts: [(String, Int)])?
 
     /// The median over rounds of this measurement's sample divided by `other`'s sample
     /// of the same round. Samples of one round are taken moments apart, so this ratio
@@ -36,8 +39,15 @@ struct Measurement {
     }
 
     /// `{"name": "match.junction", "n": 100, "ns_per_op": 123.4}`; with
-    /// ``reportsMilliseconds``, `"unit": "ms", "ms_per_op": 4.321` follow.
+    /// ``reportsMilliseconds``, `"unit": "ms", "ms_per_op": 4.321` follow; a memory figure
+    /// is `{"name": "memory.policy", "n": 1000, "unit": "bytes", "bytes": 123456,
+    /// "breakdown": {"route_table": 45678, …}}`.
     var jsonLine: String {
+        if let (total, parts) = bytes {
+            let breakdown = parts.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ")
+            return
+                "{\"name\": \"\(name)\", \"n\": \(n), \"unit\": \"bytes\", \"bytes\": \(total), \"breakdown\": {\(breakdown)}}"
+        }
         let milliseconds =
             reportsMilliseconds
             ? ", \"unit\": \"ms\", \"ms_per_op\": \(String(format: "%.3f", nanosecondsPerOperation / 1e6))" : ""

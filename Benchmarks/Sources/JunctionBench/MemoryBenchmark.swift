@@ -1,0 +1,94 @@
+import CMallocStats
+import Foundation
+import Junction
+import JunctionCore
+import JunctionLua
+
+/// `memory.policy`: the bytes a loaded policy holds — what `BundleInstaller.launch` keeps
+/// deciding after the first decision: the route table and its trie, the decider, the bundle
+/// (manifest, tests, rule sources, declarations) and its engine pool with the Lua state the
+/// first decision used — counted by the C allocator (glibc's `mallinfo2`: bytes handed out
+/// and not given back), not estimated. For the benchmark bundle (n = 1,000 routes) and
+/// `rules/example`, with a breakdown: each part built alone, its bytes counted the same way.
+///
+/// A memory figure is one number, not a time: the median of ``rounds`` builds, each
+/// measured while the built thing is alive, everything else it made freed.
+struct MemoryBenchmark: BenchmarkGroup {
+    let name = "memory"
+    /// Builds per figure; the median is reported.
+    static let rounds = 5
+
+    func run(with harness: Harness, selecting selected: (String) -> Bool) throws(BenchmarkFailure) -> [Measurement] {
+        guard selected("\(name).policy") else { return [] }
+        guard jb_allocated_bytes() > 0 else {
+            StandardError.print("\(name): the C allocator does not count its bytes here (not glibc): skipped")
+            return []
+        }
+        var measurements: [Measurement] = []
+        for fixture in try LaunchFixture.all() {
+            let routesJSON: [UInt8]
+            do { routesJSON = try fixture.source.routes.canonicalJSON(relativeTo: fixture.source.directory) } catch {
+                throw BenchmarkFailure("\(name): \(fixture.label)'s routes do not encode: \(error)")
+            }
+            let request = RouteRequest(fixture.firstURL, source: fixture.firstSource)
+            let policy = Self.median {
+                Self.held {
+                    let update = try! fixture.acceptance.reverify(pointer: fixture.pointer, artifact: fixture.artifact)
+                    let decider = update.decider
+                    _ = decider.decide(request, context: .empty)
+                    return decider
+                }
+            }
+            let table = Self.median { Self.held { try! RouteTable(canonicalJSON: routesJSON, directory: "memory") } }
+            let routes = fixture.source.routes
+            let decider = Self.median { Self.held { try! Decider(routes: routes) } }
+            let sources = fixture.source.sources
+            let engine = Self.median { Self.held { try! RuleEngine(sources: sources) } }
+            let parts: [(String, Int)] = [
+                ("route_table", table), ("decider", decider), ("rule_engine", engine),
+                ("bundle_and_rest", policy - table - decider - engine),
+            ]
+            var measurement = Measurement(
+                name: "\(name).policy", n: fixture.source.routes.routes.count, nanosecondsPerOperation: 0, fastest: 0,
+                slowest: 0, sampleNanoseconds: [], operationsPerSample: 0, checksum: policy)
+            measurement.bytes = (policy, parts)
+            StandardError.print(
+                "  \(name).policy \(fixture.label): \(Self.kib(policy)) ("
+                    + parts.map { "\($0.0) \(Self.kib($0.1))" }.joined(separator: ", ") + ")")
+            measurements.append(measurement)
+        }
+        return measurements
+    }
+
+    /// The bytes `build`'s result holds while it is alive, after everything else `build`
+    /// made is freed.
+    private static func held<Value>(_ build: () -> Value) -> Int {
+        let before = jb_allocated_bytes()
+        let value = build()
+        let after = jb_allocated_bytes()
+        withExtendedLifetime(value) {}
+        return Int(after) - Int(before)
+    }
+
+    /// The median of ``rounds`` counts.
+    private static func median(_ count: () -> Int) -> Int {
+        let counts = (0..<rounds).map { _ in count() }.sorted()
+        return counts[counts.count / 2]
+    }
+
+    static func kib(_ bytes: Int) -> String { String(format: "%.1f KiB", Double(bytes) / 1_024) }
+
+    func report(_ measurements: [Measurement]) -> String {
+        var lines = ["\(name): bytes a loaded policy holds after its first decision, by the C allocator (n: routes)"]
+        for measurement in measurements {
+            guard let (total, parts) = measurement.bytes else { continue }
+            lines.append(
+                "  " + measurement.name.padding(toLength: 24, withPad: " ", startingAt: 0)
+                    + String(format: "%6d %12@", measurement.n, Self.kib(total)))
+            for (part, bytes) in parts {
+                lines.append("      " + part.padding(toLength: 24, withPad: " ", startingAt: 0) + Self.kib(bytes))
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
