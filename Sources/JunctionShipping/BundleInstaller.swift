@@ -64,8 +64,9 @@ public actor BundleInstaller {
 
     /// Launches. A persisted kill switch pins the embedded bundle. Otherwise the first of
     /// the persisted current update and the last-known-good that passes acceptance — every
-    /// check but the dates (``UpdateAcceptance/reverify(pointer:artifact:)``) — becomes the
-    /// active snapshot, else the embedded bundle. A persisted current update that no longer
+    /// check but the dates, and but its self-tests and the app's invariants when it carries
+    /// this acceptance's stamp for its bytes (``UpdateAcceptance/reverify(_:)``; a pass
+    /// without one records it) — becomes the active snapshot, else the embedded bundle. A persisted current update that no longer
     /// passes (damaged, refused by a stricter app) is dropped from the store; one past its
     /// expiry is not — it launches stale, or, under ``StaleBundlePolicy/fallBackToEmbedded``,
     /// stays persisted while the embedded bundle decides. The ratchet and the refused
@@ -100,7 +101,9 @@ public actor BundleInstaller {
         var launched: (update: AcceptedUpdate, origin: PolicyOrigin)?
         if pin == nil, let current = state.current {
             do {
-                launched = (try acceptance.reverify(pointer: current.pointer, artifact: current.artifact), .persisted)
+                launched = (
+                    try Self.reverify(current, acceptance: acceptance, store: store, logger: logger), .persisted
+                )
             } catch {
                 skipped.append(.skipped(.persisted, error))
                 logger.warning("the persisted update \(current.identity) is not launched: \(error)")
@@ -112,7 +115,7 @@ public actor BundleInstaller {
         if pin == nil, launched == nil, let lastKnownGood = state.lastKnownGood {
             do {
                 launched = (
-                    try acceptance.reverify(pointer: lastKnownGood.pointer, artifact: lastKnownGood.artifact),
+                    try Self.reverify(lastKnownGood, acceptance: acceptance, store: store, logger: logger),
                     .lastKnownGood
                 )
             } catch {
@@ -152,6 +155,22 @@ public actor BundleInstaller {
             installer.continuation.yield(event)
         }
         return installer
+    }
+
+    /// A stored update verified again (``UpdateAcceptance/reverify(_:)``): its tests and the
+    /// app's invariants run only when it carries no stamp of this acceptance for its bytes,
+    /// and then, when it passes, the stamp is recorded for the next launch.
+    private static func reverify(
+        _ stored: StoredUpdate, acceptance: UpdateAcceptance, store: BundleStore, logger: Logger
+    ) throws(UpdateRefusal) -> AcceptedUpdate {
+        let update = try acceptance.reverify(stored)
+        let stamp = acceptance.stamp(artifactSHA256: stored.identity.artifactSHA256, pointer: stored.pointer)
+        if stored.acceptance != stamp {
+            do { try store.recordAcceptance(stamp, of: stored.identity) } catch {
+                logger.error("\(stored.identity) passed in full, but its acceptance could not be recorded: \(error)")
+            }
+        }
+        return update
     }
 
     private init(
@@ -251,7 +270,11 @@ public actor BundleInstaller {
         }
         do {
             try store.commit(
-                StoredUpdate(identity: accepted.identity, pointer: verified.bytes, artifact: accepted.artifactBytes))
+                StoredUpdate(
+                    identity: accepted.identity, pointer: verified.bytes, artifact: accepted.artifactBytes,
+                    acceptance: acceptance.stamp(
+                        artifactSHA256: accepted.identity.artifactSHA256, pointer: verified.bytes)
+                ))
         } catch {
             return fail(.notPersisted(accepted.identity, error))
         }

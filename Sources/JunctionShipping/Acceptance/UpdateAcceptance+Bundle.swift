@@ -4,9 +4,9 @@ import JunctionLua
 import Junction
 
 extension UpdateAcceptance {
-    /// The checks after the artifact's own: the host version, the bundle, its tests, the
-    /// app's invariants.
-    func accept(_ artifact: Artifact, pointer: VerifiedPointer?, identity: UpdateIdentity)
+    /// The checks after the artifact's own: the host version, the bundle, and — with
+    /// `selfChecks` — its tests and the app's invariants.
+    func accept(_ artifact: Artifact, pointer: VerifiedPointer?, identity: UpdateIdentity, selfChecks: Bool = true)
         throws(UpdateRefusal) -> AcceptedUpdate
     {
         let header = artifact.header
@@ -19,6 +19,12 @@ extension UpdateAcceptance {
             minimum: bundle.manifest.minimumHostVersion?.description, of: label,
             field: "the manifest's minimum_host_version")
 
+        guard selfChecks else {
+            // Stamped: the tests and invariants ran on these bytes under this policy.
+            return AcceptedUpdate(
+                pointer: pointer, artifact: artifact, bundle: bundle,
+                decider: try decider(for: bundle, interceptors: policy.interceptors), identity: identity)
+        }
         // The bundle's own tests run against the bundle alone, as `junction test` and
         // `junction bundle build` ran them: the app's interceptors are not theirs to know.
         let own = try decider(for: bundle, interceptors: [])

@@ -30,12 +30,28 @@ public struct UpdateAcceptance: Sendable {
     public let policy: AcceptancePolicy
     /// The invariants as rule tests, made once.
     let invariantTests: [RuleTestCase]
+    /// The policy's ``AcceptanceStamp`` fingerprint, made once.
+    let fingerprint: String
 
     /// The pipeline for `policy`.
     /// - Parameter policy: What updates are held to.
     public init(policy: AcceptancePolicy) {
         self.policy = policy
         invariantTests = policy.invariants.enumerated().map { $1.testCase(index: $0) }
+        fingerprint = AcceptanceStamp.fingerprint(of: policy)
+    }
+
+    /// The acceptance stamp of an update this pipeline accepted: what the store keeps beside
+    /// it (``StoredUpdate/acceptance``) so that ``reverify(_:)`` need not run its self-tests
+    /// and the app's invariants again at each launch. It names the artifact's and the
+    /// pointer's exact bytes and everything this policy checks with (see `AcceptanceStamp`).
+    /// - Parameters:
+    ///   - artifactSHA256: The artifact's SHA-256, as its identity names it.
+    ///   - pointer: The pointer's exact bytes.
+    /// - Returns: 64 lowercase hex digits.
+    public func stamp(artifactSHA256: String, pointer: [UInt8]) -> String {
+        AcceptanceStamp.of(
+            artifactSHA256: artifactSHA256, pointerSHA256: SHA256Text.of(pointer), fingerprint: fingerprint)
     }
 
     // MARK: - Pointer
@@ -188,9 +204,11 @@ public struct UpdateAcceptance: Sendable {
         try acceptArtifact(bytes, for: verified, dates: .at(now))
     }
 
-    private func acceptArtifact(_ bytes: [UInt8], for verified: VerifiedPointer, dates: ArtifactDateCheck)
-        throws(UpdateRefusal) -> AcceptedUpdate
-    {
+    /// `selfChecks`: whether the bundle's tests and the app's invariants run (not for an
+    /// update this policy stamped).
+    private func acceptArtifact(
+        _ bytes: [UInt8], for verified: VerifiedPointer, dates: ArtifactDateCheck, selfChecks: Bool = true
+    ) throws(UpdateRefusal) -> AcceptedUpdate {
         let (pointer, identity) = (verified.pointer, verified.identity)
         // The length first: it costs nothing, and bounds the hash that follows.
         guard bytes.count == pointer.artifactLength else {
@@ -217,7 +235,7 @@ public struct UpdateAcceptance: Sendable {
         }
         do {
             let artifact = try verify(artifact: bytes, dates: dates)
-            return try accept(artifact, pointer: verified, identity: identity)
+            return try accept(artifact, pointer: verified, identity: identity, selfChecks: selfChecks)
         } catch {
             throw error.about(identity)
         }
@@ -242,6 +260,24 @@ public struct UpdateAcceptance: Sendable {
         let verified = try reverifiedPointer(pointer)
         try checkAnnouncedLength(of: verified)
         return try acceptArtifact(artifact, for: verified, dates: .skipped)
+    }
+
+    /// Verifies again, at launch, an update the store kept: as ``reverify(pointer:artifact:)``,
+    /// but when the update carries this pipeline's stamp for its exact bytes
+    /// (``stamp(artifactSHA256:pointer:)``) its self-tests and the app's invariants — which
+    /// ran here, on these bytes, under this policy — are not run again. Everything that
+    /// could have changed still is checked: the pointer's signature and channel, the
+    /// artifact's length, SHA-256, signature, structure, member hashes and host version,
+    /// and the bundle is compiled.
+    /// - Parameter stored: The update, as ``BundleStore/load()`` gave it.
+    /// - Returns: The update, ready to activate.
+    /// - Throws: ``UpdateRefusal``, as ``reverify(pointer:artifact:)``.
+    public func reverify(_ stored: StoredUpdate) throws(UpdateRefusal) -> AcceptedUpdate {
+        let stamped =
+            stored.acceptance == stamp(artifactSHA256: stored.identity.artifactSHA256, pointer: stored.pointer)
+        let verified = try reverifiedPointer(stored.pointer)
+        try checkAnnouncedLength(of: verified)
+        return try acceptArtifact(stored.artifact, for: verified, dates: .skipped, selfChecks: !stamped)
     }
 
     /// Verifies again, at launch, a kill switch persisted earlier: its signature and

@@ -13,7 +13,7 @@ public import Junction
 /// | --- | --- |
 /// | `objects/<sha256>.jbundle` | an artifact's exact bytes, named by their SHA-256 |
 /// | `pointers/<sha256>.json` | a channel pointer's exact bytes, named by their SHA-256 |
-/// | `state.json` | the state: current, last-known-good (seq, artifact and pointer hashes), the kill switch in force (seq, artifact and pointer hashes), ratchet, refused identities |
+/// | `state.json` | the state: current, last-known-good (seq, artifact and pointer hashes, and the acceptance stamp once the device accepted it), the kill switch in force (seq, artifact and pointer hashes), ratchet, refused identities |
 /// | `state.previous.json` | the state before the last change, kept for when `state.json` is damaged |
 ///
 /// Every change writes the files it adds first (temporary name, `fsync`, `rename`, `fsync` of
@@ -124,7 +124,12 @@ public final class BundleStore: Sendable {
                 "commit \(identity): the artifact's SHA-256 is \(artifactHash), not the identity's \(identity.artifactSHA256); store the bytes that were verified"
             )
         }
-        let entry = StoreRecord.Entry(identity: identity, pointerSHA256: SHA256Text.of(update.pointer))
+        if let acceptance = update.acceptance, !StoreRecord.isHash(acceptance) {
+            throw StoreError(
+                .mismatch, path: statePath, "commit \(identity): an acceptance stamp is 64 lowercase hex digits")
+        }
+        let entry = StoreRecord.Entry(
+            identity: identity, pointerSHA256: SHA256Text.of(update.pointer), acceptance: update.acceptance)
         try lock.withLock { _ throws(StoreError) in
             var problems: [StoreError] = []
             let (old, source) = try readRecord(strict: true, problems: &problems)
@@ -197,6 +202,36 @@ public final class BundleStore: Sendable {
             try prepareDirectories()
             try write(new, replacing: source)
             logger.info("remembered the failure of \(identity)")
+            collectGarbage(keeping: source == .none ? [new] : [new, old])
+        }
+    }
+
+    /// Records the acceptance stamp of the current or last-known-good update of `identity`,
+    /// which a launch verified in full: the next launch need not run its tests again. No
+    /// such update, or the same stamp already: nothing changes.
+    /// - Parameters:
+    ///   - stamp: The stamp, 64 lowercase hex digits.
+    ///   - identity: The update.
+    /// - Throws: `StoreError` `.mismatch` for a stamp that is not 64 lowercase hex digits, or
+    ///   what a file operation threw — in which case the store still loads the state from before.
+    public func recordAcceptance(_ stamp: String, of identity: UpdateIdentity) throws(StoreError) {
+        guard StoreRecord.isHash(stamp) else {
+            throw StoreError(
+                .mismatch, path: statePath, "stamp \(identity): an acceptance stamp is 64 lowercase hex digits")
+        }
+        try lock.withLock { _ throws(StoreError) in
+            var problems: [StoreError] = []
+            let (old, source) = try readRecord(strict: true, problems: &problems)
+            var new = old
+            if new.current?.identity == identity {
+                new.current?.acceptance = stamp
+            } else if new.lastKnownGood?.identity == identity {
+                new.lastKnownGood?.acceptance = stamp
+            }
+            guard new != old else { return }
+            try prepareDirectories()
+            try write(new, replacing: source)
+            logger.info("recorded the acceptance of \(identity)")
             collectGarbage(keeping: source == .none ? [new] : [new, old])
         }
     }
@@ -327,7 +362,7 @@ public final class BundleStore: Sendable {
                 pointerPath(entry.pointerSHA256), hash: entry.pointerSHA256, maximumBytes: limits.maximumPointerBytes,
                 role: role, identity: identity, strict: strict, problems: &problems)
         else { return nil }
-        return StoredUpdate(identity: identity, pointer: pointer, artifact: artifact)
+        return StoredUpdate(identity: identity, pointer: pointer, artifact: artifact, acceptance: entry.acceptance)
     }
 
     /// The bytes at `path` when they exist and hash to `hash`; else `nil`, the problem

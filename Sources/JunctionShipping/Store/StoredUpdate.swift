@@ -10,6 +10,10 @@ public struct StoredUpdate: Sendable, Hashable, CustomStringConvertible {
     public let pointer: [UInt8]
     /// The `.jbundle` artifact, byte for byte; its SHA-256 is `identity.artifactSHA256`.
     public let artifact: [UInt8]
+    /// What this device accepted it under (an acceptance stamp: 64 lowercase hex digits), so
+    /// a launch need not run its self-tests and the app's invariants again; `nil` when it
+    /// has not been stamped. See ``UpdateAcceptance/stamp(artifactSHA256:pointer:)``.
+    public let acceptance: String?
 
     /// An update to store.
     /// - Parameters:
@@ -17,10 +21,12 @@ public struct StoredUpdate: Sendable, Hashable, CustomStringConvertible {
     ///     artifact hashes to `identity.artifactSHA256`.
     ///   - pointer: The verified pointer's bytes.
     ///   - artifact: The verified artifact's bytes.
-    public init(identity: UpdateIdentity, pointer: [UInt8], artifact: [UInt8]) {
+    ///   - acceptance: Its acceptance stamp, when the device accepted it.
+    public init(identity: UpdateIdentity, pointer: [UInt8], artifact: [UInt8], acceptance: String? = nil) {
         self.identity = identity
         self.pointer = pointer
         self.artifact = artifact
+        self.acceptance = acceptance
     }
 
     /// `seq 7 (sha256 3f2a…c1d0), artifact 48213 bytes, pointer 402 bytes`: for logs and
