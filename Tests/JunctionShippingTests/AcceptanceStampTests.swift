@@ -89,6 +89,7 @@ import Testing
         #expect(restarted.policy.current.identity == InstallerFixture.identity5)
         #expect(restarted.policy.current.origin == .persisted)
         #expect(counter.value == 0, "a stamped update's invariants do not run at launch")
+        #expect(restarted.policy.current.decider.bundle?.tests.isEmpty == true, "nor are its tests decoded")
         #expect(InstallerFixture.decidesUnderSeq5(restarted.policy))
         #expect(counter.value == 1, "the app's interceptor still runs for the app's decisions")
     }

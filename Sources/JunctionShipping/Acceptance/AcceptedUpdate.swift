@@ -12,7 +12,9 @@ public struct AcceptedUpdate: Sendable {
     public let pointer: VerifiedPointer?
     /// The verified artifact; its ``Artifact/bytes`` are the exact bytes verified.
     public let artifact: Artifact
-    /// The bundle the artifact holds, compiled.
+    /// The bundle the artifact holds, compiled. Reopened at launch under its acceptance
+    /// stamp (``UpdateAcceptance/reverify(_:)``), it holds no tests: they ran when it was
+    /// accepted.
     public let bundle: RuleBundle
     /// The decider for the bundle, with the app's Swift interceptors and decider options.
     public let decider: Decider

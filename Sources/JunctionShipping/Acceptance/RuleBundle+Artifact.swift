@@ -13,12 +13,14 @@ extension RuleBundle {
     ///   - json: What the JSON reader accepts at most, for each part.
     ///   - limits: The sandbox's budgets for the rules, loading included.
     ///   - logger: Receives the rules' `print` and `log.*` output.
+    ///   - readingTests: Whether `tests.json` is decoded; without, the bundle has no tests —
+    ///     for an update reopened at launch, whose tests ran when it was accepted.
     /// - Throws: ``UpdateRefusal`` (`bundleInvalid`) with every diagnostic: a member that
     ///   is missing, not UTF-8 or does not decode, a rule that does not compile or exceeds
     ///   its budget while loading.
     public init(
         artifact: Artifact, json: CanonicalJSONLimits = .default, limits: SandboxLimits = SandboxLimits(),
-        logger: Logger = Logger(label: "junction.lua")
+        logger: Logger = Logger(label: "junction.lua"), readingTests: Bool = true
     ) throws(UpdateRefusal) {
         let directory = "\(artifact.header.name)@\(artifact.header.version)"
         var problems: [Diagnostic] = []
@@ -35,7 +37,7 @@ extension RuleBundle {
         let manifest = member("manifest.json")
         let routes = member("routes.json")
         // A bundle without tests has no tests.json; it still must keep the app's invariants.
-        let tests = artifact.contents(of: "tests.json").map(Array.init) ?? Array("[]".utf8)
+        let tests = (readingTests ? artifact.contents(of: "tests.json").map(Array.init) : nil) ?? Array("[]".utf8)
         var sources: [RuleSource] = []
         for entry in artifact.header.members where entry.kind == .lua {
             guard let bytes = artifact.contents(of: entry.path),

@@ -13,8 +13,10 @@ extension UpdateAcceptance {
         let label = "\(header.name)@\(header.version)"
         // The header's minimum first: refused before any member is decoded or compiled.
         try checkHost(minimum: header.minimumHostVersion, of: label, field: "the artifact's minimum_host_version")
+        // A stamped update's tests ran when it was accepted: they are not decoded again.
         let bundle = try RuleBundle(
-            artifact: artifact, json: policy.jsonLimits, limits: policy.sandboxLimits, logger: policy.ruleLogger)
+            artifact: artifact, json: policy.jsonLimits, limits: policy.sandboxLimits, logger: policy.ruleLogger,
+            readingTests: selfChecks)
         try checkHost(
             minimum: bundle.manifest.minimumHostVersion?.description, of: label,
             field: "the manifest's minimum_host_version")
