@@ -19,10 +19,12 @@ extension Route {
         return .table(fields)
     }
 
-    /// Reads ``canonicalJSONValue(relativeTo:)`` back.
-    package init(canonicalJSON value: RuleValue, at path: String, file: String, directory: String?)
-        throws(CanonicalJSONError)
-    {
+    /// Reads ``canonicalJSONValue(relativeTo:)`` back; `fileNames` lets the locations of a
+    /// table's routes share their file's string.
+    package init(
+        canonicalJSON value: RuleValue, at path: String, file: String, directory: String?,
+        fileNames: inout SourceFileNames
+    ) throws(CanonicalJSONError) {
         var object = try CanonicalJSONObject(value, at: path, file: file, what: "a route")
         let name = try object.requiredString("name")
         self.init(name: name, pattern: try object.requiredString("pattern"))
@@ -55,11 +57,14 @@ extension Route {
             launchMode = mode
         }
         location = try object.value("location").map { value throws(CanonicalJSONError) in
-            try SourceLocation(canonicalJSON: value, at: object.path(of: "location"), file: file, directory: directory)
+            try SourceLocation(
+                canonicalJSON: value, at: object.path(of: "location"), file: file, directory: directory,
+                fileNames: &fileNames)
         }
         patternLocation = try object.value("pattern_location").map { value throws(CanonicalJSONError) in
             try SourceLocation(
-                canonicalJSON: value, at: object.path(of: "pattern_location"), file: file, directory: directory)
+                canonicalJSON: value, at: object.path(of: "pattern_location"), file: file, directory: directory,
+                fileNames: &fileNames)
         }
         try object.finish()
     }

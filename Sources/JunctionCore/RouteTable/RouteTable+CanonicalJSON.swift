@@ -56,8 +56,12 @@ extension RouteTable {
         guard let items = try document.array("routes") else { throw document.error(at: "", "missing \"routes\"") }
         try document.finish()
         var builder = RouteTableBuilder(options: options)
+        var fileNames = SourceFileNames()
         for (index, item) in items.enumerated() {
-            builder.add(try Route(canonicalJSON: item, at: "routes[\(index)]", file: file, directory: directory))
+            builder.add(
+                try Route(
+                    canonicalJSON: item, at: "routes[\(index)]", file: file, directory: directory, fileNames: &fileNames
+                ))
         }
         do {
             self = try builder.build()

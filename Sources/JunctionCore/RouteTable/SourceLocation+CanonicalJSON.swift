@@ -11,11 +11,21 @@ extension SourceLocation {
         return .string("\(file):\(line):\(column)")
     }
 
-    /// Reads ``canonicalJSONValue(relativeTo:)`` back — the line and column are the last
-    /// two `:`-separated parts, so a file name may hold a colon — its file inside
-    /// `directory` when given. `path` is only worked out for an error.
+    /// Reads ``canonicalJSONValue(relativeTo:)`` back, one location alone.
     package init(
         canonicalJSON value: RuleValue, at path: @autoclosure () -> String, file: String, directory: String?
+    ) throws(CanonicalJSONError) {
+        var fileNames = SourceFileNames()
+        try self.init(canonicalJSON: value, at: path(), file: file, directory: directory, fileNames: &fileNames)
+    }
+
+    /// Reads ``canonicalJSONValue(relativeTo:)`` back — the line and column are the last
+    /// two `:`-separated parts, so a file name may hold a colon — its file inside
+    /// `directory` when given. `path` is only worked out for an error; `fileNames` keeps
+    /// the file last read, so the locations of one file share one string.
+    package init(
+        canonicalJSON value: RuleValue, at path: @autoclosure () -> String, file: String, directory: String?,
+        fileNames: inout SourceFileNames
     ) throws(CanonicalJSONError) {
         guard case .string(let text) = value else {
             throw CanonicalJSONObject.mismatch(value, expected: "a location, FILE:LINE:COLUMN", at: path(), file: file)
@@ -32,8 +42,24 @@ extension SourceLocation {
                 file: file, place: path(),
                 message: "\"\(ContextSchema.shown(text))\" is not FILE:LINE:COLUMN with a line and a column from 1")
         }
-        let name = String(text[..<lineColon])
-        let inside = directory.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + name } ?? name
-        self.init(file: inside, line: line, column: column)
+        self.init(file: fileNames.path(of: text[..<lineColon], in: directory), line: line, column: column)
+    }
+}
+
+/// The files named by the locations of one document, as paths: the routes of a table name
+/// the same file one after another, and each location had made a string of its own — two
+/// a route, a tenth of a loaded table's bytes. The file read last is kept and given again.
+package struct SourceFileNames {
+    private var last: (name: Substring, directory: String?, path: String)?
+
+    /// No file read yet.
+    package init() {}
+
+    /// The path of file `name`, inside `directory` when given.
+    mutating func path(of name: Substring, in directory: String?) -> String {
+        if let last, last.name == name, last.directory == directory { return last.path }
+        let path = directory.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + name } ?? String(name)
+        last = (name, directory, path)
+        return path
     }
 }
