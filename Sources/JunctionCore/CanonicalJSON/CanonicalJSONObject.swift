@@ -34,6 +34,7 @@ package struct CanonicalJSONObject {
 
     /// Member `key`, or `nil` when absent.
     package mutating func value(_ key: String) -> RuleValue? {
+        if asked.isEmpty { asked.reserveCapacity(16) }
         asked.append(key)
         let value = fields[key]
         if value != nil { found += 1 }

@@ -81,6 +81,8 @@ struct CanonicalJSONReader {
             guard take(UInt8(ascii: ":")) else { throw failure("expected : after a key") }
             skipWhitespace()
             let value = try readValue(depth: depth)
+            // Room for a bundle part's object at once: growing by doubling rehashed each key.
+            if fields.isEmpty { fields.reserveCapacity(8) }
             guard fields.updateValue(value, forKey: key) == nil else {
                 position = keyStart
                 throw failure("the key \"\(ContextSchema.shown(key))\" appears twice in one object")
