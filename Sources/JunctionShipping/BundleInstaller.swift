@@ -61,6 +61,8 @@ public actor BundleInstaller {
     private var origin: PolicyOrigin
     private var expires: Date
     private var lastFailure: UpdateFailure?
+    /// The checks of the embedded bundle a launch chose, running after it began deciding.
+    private let embeddedChecksTask: Task<UpdateRefusal?, Never>?
 
     /// Launches. A persisted kill switch pins the embedded bundle. Otherwise the first of
     /// the persisted current update and the last-known-good that passes acceptance — every
@@ -79,10 +81,18 @@ public actor BundleInstaller {
     ///   - whenStale: What decides once the update in force is past its expiry.
     ///   - now: The time of the launch.
     ///   - logger: Where events are logged; label `junction.update` by default.
+    ///
+    /// The embedded bundle decides as soon as it is verified and compiled: its own tests and
+    /// the app's invariants run right after, on a background task (``embeddedChecks()``
+    /// waits for them). Should they fail — a mistake in the app's build, as `junction
+    /// bundle build` ran the tests and the invariants are the app's — it keeps deciding,
+    /// for nothing else passed: the failure is logged as an error, sent on ``events`` as
+    /// ``UpdateFailure/refused(_:)``, and ``status(at:)`` says `failed` until an update
+    /// installs.
     /// - Returns: The installer, its ``policy`` deciding.
     /// - Throws: ``UpdateRefusal`` when the embedded artifact itself is refused — a build
-    ///   mistake in the app (an artifact signed by a key not in the keyring, a failing
-    ///   invariant) that no update can repair — and it is needed.
+    ///   mistake in the app (an artifact signed by a key not in the keyring, a bundle that
+    ///   does not compile, one for a newer host) that no update can repair — and it is needed.
     public static func launch(
         acceptance: UpdateAcceptance, store: BundleStore, embedded: some Collection<UInt8>,
         whenStale: StaleBundlePolicy = .keepDeciding, at now: Date = Date(),
@@ -138,13 +148,18 @@ public actor BundleInstaller {
             launched = nil
         }
         let chosen: (update: AcceptedUpdate, origin: PolicyOrigin)
-        if let launched { chosen = launched } else { chosen = (try acceptance.acceptEmbedded(embedded), .embedded) }
+        if let launched {
+            chosen = launched
+        } else {
+            chosen = (try acceptance.acceptEmbedded(embedded, selfChecks: .deferred), .embedded)
+        }
+        let embeddedChecks = chosen.origin == .embedded ? Self.runChecks(of: chosen.update, acceptance) : nil
         let installer = BundleInstaller(
             acceptance: acceptance, store: store, embedded: embedded, whenStale: whenStale, launched: chosen.update,
             origin: chosen.origin, ratchet: state.ratchet, refused: Set(state.failed), logger: logger,
             held: pin ?? setAside ?? (chosen.origin == .embedded ? nil : chosen.update.identity), pinnedBy: pin,
             setAside: setAside,
-            heldPointerSHA256: heldPointer.map(SHA256Text.of))
+            heldPointerSHA256: heldPointer.map(SHA256Text.of), embeddedChecks: embeddedChecks)
         for event in skipped { installer.continuation.yield(event) }
         var launchEvents: [UpdateEvent] = []
         if let pin { launchEvents.append(.pinnedEmbedded(pin)) }
@@ -154,7 +169,41 @@ public actor BundleInstaller {
             Self.log(event, to: logger)
             installer.continuation.yield(event)
         }
+        if embeddedChecks != nil { Task { await installer.recordEmbeddedChecks() } }
         return installer
+    }
+
+    /// The embedded bundle's own tests and the app's invariants, on a background task.
+    private static func runChecks(of update: AcceptedUpdate, _ acceptance: UpdateAcceptance)
+        -> Task<UpdateRefusal?, Never>
+    {
+        Task.detached(priority: .utility) {
+            do throws(UpdateRefusal) {
+                try acceptance.runSelfChecks(update)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    /// Waits for the checks of the embedded bundle a launch chose: its own tests and the
+    /// app's invariants, which run after it started deciding.
+    /// - Returns: Why it fails them; `nil` when it passes, or when the launch chose a
+    ///   persisted update.
+    public func embeddedChecks() async -> UpdateRefusal? {
+        await embeddedChecksTask?.value
+    }
+
+    /// Reports the embedded bundle's checks once they end: a failure is an error of the
+    /// app's build, and the status while that bundle decides.
+    private func recordEmbeddedChecks() async {
+        guard let task = embeddedChecksTask, let refusal = await task.value else { return }
+        logger.error(
+            "the embedded bundle fails its checks on this device: \(refusal); it keeps deciding, as nothing else passed — fix the app's build"
+        )
+        if origin == .embedded, active == embeddedUpdate?.identity { lastFailure = .refused(refusal) }
+        continuation.yield(.failed(.refused(refusal)))
     }
 
     /// A stored update verified again (``UpdateAcceptance/reverify(_:)``): its tests and the
@@ -177,8 +226,9 @@ public actor BundleInstaller {
         acceptance: UpdateAcceptance, store: BundleStore, embedded: [UInt8], whenStale: StaleBundlePolicy,
         launched: AcceptedUpdate, origin: PolicyOrigin, ratchet: UpdateIdentity?, refused: Set<UpdateIdentity>,
         logger: Logger, held: UpdateIdentity?, pinnedBy: UpdateIdentity?, setAside: UpdateIdentity?,
-        heldPointerSHA256: String?
+        heldPointerSHA256: String?, embeddedChecks: Task<UpdateRefusal?, Never>?
     ) {
+        embeddedChecksTask = embeddedChecks
         self.held = held
         self.heldPointerSHA256 = heldPointerSHA256
         self.pinnedBy = pinnedBy

@@ -4,25 +4,35 @@ import JunctionLua
 import Junction
 
 extension UpdateAcceptance {
-    /// The checks after the artifact's own: the host version, the bundle, and — with
-    /// `selfChecks` — its tests and the app's invariants.
-    func accept(_ artifact: Artifact, pointer: VerifiedPointer?, identity: UpdateIdentity, selfChecks: Bool = true)
-        throws(UpdateRefusal) -> AcceptedUpdate
-    {
+    /// When an update's own tests and the app's invariants run.
+    enum SelfChecks {
+        /// Before the update is returned: a refusal throws.
+        case now
+        /// Not yet: the caller runs ``UpdateAcceptance/runSelfChecks(_:)`` later — the
+        /// embedded bundle, which decides at once.
+        case deferred
+        /// Not at all, nor are its tests decoded: a stamped update, whose checks ran when
+        /// it was accepted.
+        case skipped
+    }
+
+    /// The checks after the artifact's own: the host version, the bundle, and — as
+    /// `selfChecks` says — its tests and the app's invariants.
+    func accept(
+        _ artifact: Artifact, pointer: VerifiedPointer?, identity: UpdateIdentity, selfChecks: SelfChecks = .now
+    ) throws(UpdateRefusal) -> AcceptedUpdate {
         let header = artifact.header
         let label = "\(header.name)@\(header.version)"
         // The header's minimum first: refused before any member is decoded or compiled.
         try checkHost(minimum: header.minimumHostVersion, of: label, field: "the artifact's minimum_host_version")
-        // A stamped update's tests ran when it was accepted: they are not decoded again.
         let bundle = try RuleBundle(
             artifact: artifact, json: policy.jsonLimits, limits: policy.sandboxLimits, logger: policy.ruleLogger,
-            readingTests: selfChecks)
+            readingTests: selfChecks != .skipped)
         try checkHost(
             minimum: bundle.manifest.minimumHostVersion?.description, of: label,
             field: "the manifest's minimum_host_version")
 
-        guard selfChecks else {
-            // Stamped: the tests and invariants ran on these bytes under this policy.
+        guard selfChecks == .now else {
             return AcceptedUpdate(
                 pointer: pointer, artifact: artifact, bundle: bundle,
                 decider: try decider(for: bundle, interceptors: policy.interceptors), identity: identity)
@@ -36,6 +46,18 @@ extension UpdateAcceptance {
         try checkInvariants(on: decider, label: label)
         return AcceptedUpdate(
             pointer: pointer, artifact: artifact, bundle: bundle, decider: decider, identity: identity)
+    }
+
+    /// The checks ``accept(_:pointer:identity:selfChecks:)`` deferred: the bundle's own
+    /// tests, against the bundle alone, and the app's invariants, under its decider.
+    /// - Parameter update: An update accepted with its checks deferred.
+    /// - Throws: ``UpdateRefusal``: `selfTestFailed` or `invariantFailed`.
+    func runSelfChecks(_ update: AcceptedUpdate) throws(UpdateRefusal) {
+        let label = "\(update.artifact.header.name)@\(update.artifact.header.version)"
+        let own =
+            policy.interceptors.isEmpty ? update.decider : try decider(for: update.bundle, interceptors: [])
+        try runSelfTests(update.bundle, on: own, label: label)
+        try checkInvariants(on: update.decider, label: label)
     }
 
     private func checkHost(minimum text: String?, of label: String, field: String) throws(UpdateRefusal) {

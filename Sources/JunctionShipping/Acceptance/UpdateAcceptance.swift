@@ -204,10 +204,10 @@ public struct UpdateAcceptance: Sendable {
         try acceptArtifact(bytes, for: verified, dates: .at(now))
     }
 
-    /// `selfChecks`: whether the bundle's tests and the app's invariants run (not for an
+    /// `selfChecks`: when the bundle's tests and the app's invariants run (never, for an
     /// update this policy stamped).
     private func acceptArtifact(
-        _ bytes: [UInt8], for verified: VerifiedPointer, dates: ArtifactDateCheck, selfChecks: Bool = true
+        _ bytes: [UInt8], for verified: VerifiedPointer, dates: ArtifactDateCheck, selfChecks: SelfChecks = .now
     ) throws(UpdateRefusal) -> AcceptedUpdate {
         let (pointer, identity) = (verified.pointer, verified.identity)
         // The length first: it costs nothing, and bounds the hash that follows.
@@ -277,7 +277,8 @@ public struct UpdateAcceptance: Sendable {
             stored.acceptance == stamp(artifactSHA256: stored.identity.artifactSHA256, pointer: stored.pointer)
         let verified = try reverifiedPointer(stored.pointer)
         try checkAnnouncedLength(of: verified)
-        return try acceptArtifact(stored.artifact, for: verified, dates: .skipped, selfChecks: !stamped)
+        return try acceptArtifact(
+            stored.artifact, for: verified, dates: .skipped, selfChecks: stamped ? .skipped : .now)
     }
 
     /// Verifies again, at launch, a kill switch persisted earlier: its signature and
@@ -323,9 +324,19 @@ public struct UpdateAcceptance: Sendable {
     /// - Throws: ``UpdateRefusal``: `artifactRefused`, `hostTooOld`, `bundleInvalid`,
     ///   `selfTestFailed`, `invariantFailed`.
     public func acceptEmbedded(_ bytes: some Collection<UInt8>) throws(UpdateRefusal) -> AcceptedUpdate {
+        try acceptEmbedded(bytes, selfChecks: .now)
+    }
+
+    /// ``acceptEmbedded(_:)`` with its tests and the app's invariants run when `selfChecks`
+    /// says: at launch, deferred to ``runSelfChecks(_:)`` on a background task.
+    func acceptEmbedded(_ bytes: some Collection<UInt8>, selfChecks: SelfChecks) throws(UpdateRefusal)
+        -> AcceptedUpdate
+    {
         let bytes = Array(bytes)
         let artifact = try verify(artifact: bytes, dates: .skipped)
-        return try accept(artifact, pointer: nil, identity: UpdateIdentity(seq: 0, artifactSHA256: Self.sha256(bytes)))
+        return try accept(
+            artifact, pointer: nil, identity: UpdateIdentity(seq: 0, artifactSHA256: Self.sha256(bytes)),
+            selfChecks: selfChecks)
     }
 
     /// The artifact's own checks, its dates as `dates` says.
