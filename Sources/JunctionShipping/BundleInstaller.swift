@@ -213,9 +213,10 @@ public actor BundleInstaller {
         _ stored: StoredUpdate, acceptance: UpdateAcceptance, store: BundleStore, logger: Logger
     ) throws(UpdateRefusal) -> AcceptedUpdate {
         let update = try acceptance.reverify(stored)
-        let stamp = acceptance.stamp(artifactSHA256: stored.identity.artifactSHA256, pointer: stored.pointer)
-        if stored.acceptance != stamp {
-            do { try store.recordAcceptance(stamp, of: stored.identity) } catch {
+        if let stamp = acceptance.stamp(artifactSHA256: stored.identity.artifactSHA256, pointer: stored.pointer),
+            stored.acceptance != stamp
+        {
+            do { try store.recordAcceptance(stamp, of: stored) } catch {
                 logger.error("\(stored.identity) passed in full, but its acceptance could not be recorded: \(error)")
             }
         }

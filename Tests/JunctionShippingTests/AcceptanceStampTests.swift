@@ -4,10 +4,12 @@ import JunctionCore
 import JunctionShipping
 import Testing
 
-/// An update accepted on the device is stamped in the store, so a launch verifies it
-/// again without running its self-tests and the app's invariants; anything that makes the
-/// stamp not this policy's stamp of these bytes — an edited state, another app, other
-/// bytes — is verified in full, as before, and what fails falls back as it always did.
+/// An update accepted on a device with a stamp key is stamped in the store (an HMAC under
+/// that key), so a launch verifies it again without running its self-tests and the app's
+/// invariants; anything that makes the stamp not this policy's stamp of these bytes — an
+/// edited or removed stamp, one made without the key, another app, other bytes — is
+/// verified in full, as before, and what fails falls back as it always did. Without a key
+/// nothing is stamped.
 ///
 /// Whether the checks ran is seen through a Swift interceptor of the app's: the invariants
 /// run under the decider with the app's interceptors, so it counts their decisions.
@@ -20,24 +22,29 @@ import Testing
         func add() { count.withLock { $0 += 1 } }
     }
 
-    /// The fixture's acceptance with a counting interceptor (and, when given, other
-    /// invariants or another app version).
+    /// The device's secret, and another device's.
+    static let key = [UInt8](repeating: 0x5A, count: 32)
+    static let otherKey = [UInt8](repeating: 0xA5, count: 32)
+
+    /// The fixture's acceptance with a counting interceptor, a stamp key, and, when given,
+    /// other invariants, another app version or another interceptor priority.
     static func acceptance(
-        _ counter: Counter, invariants: [AppInvariant] = ShippingFixture.invariants,
-        hostVersion: SemanticVersion = SemanticVersion(6)
+        _ counter: Counter, key: [UInt8]? = key, invariants: [AppInvariant] = ShippingFixture.invariants,
+        hostVersion: SemanticVersion = SemanticVersion(6), priority: Int = 0
     ) -> UpdateAcceptance {
         UpdateAcceptance(
             policy: AcceptancePolicy(
                 keyring: ShippingFixture.keyring, hostVersion: hostVersion, channel: "stable", invariants: invariants,
                 interceptors: [
-                    SwiftInterceptor("count", scope: .all) { _, _ in
+                    SwiftInterceptor("count", scope: .all, priority: priority) { _, _ in
                         counter.add()
                         return .continue
                     }
-                ]))
+                ],
+                stampKey: key))
     }
 
-    /// A store holding seq 5, installed (and stamped) by an installer of `acceptance`.
+    /// A store holding seq 5, installed (and stamped, with a key) by an installer of `acceptance`.
     static func installedSeq5(_ directory: String, acceptance: UpdateAcceptance) async throws {
         let installer = try InstallerFixture.launch(directory, acceptance: acceptance)
         let event = await installer.install(
@@ -46,29 +53,19 @@ import Testing
         #expect(event == .installed(InstallerFixture.identity5))
     }
 
-    /// The store's state file, decoded.
-    static func state(_ directory: String) throws -> [String: RuleValue] {
-        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: directory + "/state.json")))
-        guard case .table(let fields) = try CanonicalJSON.decode(bytes) else { throw CocoaError(.fileReadCorruptFile) }
-        return fields
+    /// Where the store keeps seq 5's stamp.
+    static func stampFile(_ directory: String) -> URL {
+        URL(fileURLWithPath: "\(directory)/stamps/\(ShippingFixture.hash(InstallerFixture.pointer5))")
     }
 
-    /// The current update's stamp in the state file.
-    static func currentStamp(_ directory: String) throws -> String? {
-        guard case .table(let current)? = try state(directory)["current"],
-            case .string(let stamp)? = current["accepted"]
-        else { return nil }
-        return stamp
+    /// Seq 5's stamp in the store, if any.
+    static func stamp(_ directory: String) -> String? {
+        (try? Data(contentsOf: stampFile(directory))).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Rewrites the state file with the current update's stamp set to `stamp` (removed for
-    /// `nil`), in the canonical form the store reads.
-    static func setCurrentStamp(_ directory: String, to stamp: String?) throws {
-        var fields = try state(directory)
-        guard case .table(var current)? = fields["current"] else { throw CocoaError(.fileReadCorruptFile) }
-        current["accepted"] = stamp.map(RuleValue.string)
-        fields["current"] = .table(current)
-        try Data(CanonicalJSON.encode(.table(fields))).write(to: URL(fileURLWithPath: directory + "/state.json"))
+    /// The stamp `acceptance` gives seq 5.
+    static func seq5Stamp(_ acceptance: UpdateAcceptance) -> String? {
+        acceptance.stamp(artifactSHA256: InstallerFixture.identity5.artifactSHA256, pointer: InstallerFixture.pointer5)
     }
 
     @Test func anAcceptedUpdateLaunchesWithoutItsChecksRunningAgain() async throws {
@@ -78,11 +75,10 @@ import Testing
         let acceptance = Self.acceptance(counter)
         try await Self.installedSeq5(directory, acceptance: acceptance)
         #expect(counter.value > 0, "the invariants ran when seq 5 was installed")
-        let stamp = try #require(try Self.currentStamp(directory))
-        #expect(
-            stamp
-                == acceptance.stamp(
-                    artifactSHA256: InstallerFixture.identity5.artifactSHA256, pointer: InstallerFixture.pointer5))
+        #expect(Self.stamp(directory) != nil)
+        #expect(Self.stamp(directory) == Self.seq5Stamp(acceptance))
+        let state = try String(contentsOfFile: directory + "/state.json", encoding: .utf8)
+        #expect(!state.contains("accepted"), "the state file is as an earlier app writes it")
 
         counter.reset()
         let restarted = try InstallerFixture.launch(directory, acceptance: acceptance)
@@ -98,14 +94,20 @@ import Testing
     enum Tampering: String, CaseIterable, CustomTestStringConvertible {
         /// The stamp is another 64 hex digits.
         case editedStamp
-        /// The state has no stamp (written by an app before stamps).
+        /// There is no stamp file.
         case noStamp
-        /// The stamp is the embedded bundle's, an update's of other bytes.
+        /// The stamp is not 64 hex digits.
+        case damagedStamp
+        /// The stamp, of these bytes and this policy, made with another key: a forgery.
+        case forgedWithAnotherKey
+        /// The stamp is the right key's, of other bytes.
         case anotherUpdatesStamp
         /// The app's version changed: a new release verifies in full once.
         case newAppVersion
         /// The app's invariants changed.
         case otherInvariants
+        /// The app's interceptor runs at another priority.
+        case otherInterceptor
 
         var testDescription: String { rawValue }
     }
@@ -118,13 +120,20 @@ import Testing
         let installing = Self.acceptance(counter)
         try await Self.installedSeq5(directory, acceptance: installing)
         var launching = installing
+        let file = Self.stampFile(directory)
         switch tampering {
-        case .editedStamp: try Self.setCurrentStamp(directory, to: String(repeating: "ab", count: 32))
-        case .noStamp: try Self.setCurrentStamp(directory, to: nil)
+        case .editedStamp: try Data(String(repeating: "ab", count: 32).utf8).write(to: file)
+        case .noStamp: try FileManager.default.removeItem(at: file)
+        case .damagedStamp: try Data("not a stamp".utf8).write(to: file)
+        case .forgedWithAnotherKey:
+            let forged = try #require(Self.seq5Stamp(Self.acceptance(counter, key: Self.otherKey)))
+            try Data(forged.utf8).write(to: file)
         case .anotherUpdatesStamp:
-            let embedded = installing.stamp(
-                artifactSHA256: InstallerFixture.embeddedIdentity.artifactSHA256, pointer: InstallerFixture.pointer5)
-            try Self.setCurrentStamp(directory, to: embedded)
+            let other = try #require(
+                installing.stamp(
+                    artifactSHA256: InstallerFixture.embeddedIdentity.artifactSHA256, pointer: InstallerFixture.pointer5
+                ))
+            try Data(other.utf8).write(to: file)
         case .newAppVersion: launching = Self.acceptance(counter, hostVersion: SemanticVersion(7))
         case .otherInvariants:
             launching = Self.acceptance(
@@ -132,16 +141,14 @@ import Testing
                 invariants: ShippingFixture.invariants + [
                     AppInvariant(open: "myapp://start", expect: .redirected(to: "myapp://home"))
                 ])
+        case .otherInterceptor: launching = Self.acceptance(counter, priority: 5)
         }
 
         counter.reset()
         let verified = try InstallerFixture.launch(directory, acceptance: launching)
         #expect(verified.policy.current.identity == InstallerFixture.identity5)
         #expect(counter.value > 0, "verified in full: the invariants ran")
-        #expect(
-            try Self.currentStamp(directory)
-                == launching.stamp(
-                    artifactSHA256: InstallerFixture.identity5.artifactSHA256, pointer: InstallerFixture.pointer5))
+        #expect(Self.stamp(directory) == Self.seq5Stamp(launching), "stamped again")
 
         counter.reset()
         let again = try InstallerFixture.launch(directory, acceptance: launching)
@@ -149,19 +156,49 @@ import Testing
         #expect(counter.value == 0, "stamped by the launch that verified it")
     }
 
-    /// A stamped update that the app's new invariants refuse is dropped, and the embedded
-    /// bundle decides: the stamp of the policy before does not carry it past the new one.
-    @Test func aStampOfAnotherPolicyDoesNotCarryAnUpdatePastNewInvariants() async throws {
+    /// A stamp made without the device's key — or the key's stamp under the app's earlier
+    /// policy — does not carry an update past invariants it breaks: it is verified in full,
+    /// dropped, and the embedded bundle decides.
+    @Test(arguments: [false, true])
+    func noStampCarriesAnUpdatePastInvariantsItBreaks(forged: Bool) async throws {
         let directory = InstallerFixture.directory()
         defer { InstallerFixture.remove(directory) }
         let counter = Counter()
-        try await Self.installedSeq5(directory, acceptance: Self.acceptance(counter))
+        let earlier = Self.acceptance(counter)
+        try await Self.installedSeq5(directory, acceptance: earlier)
         let stricter = Self.acceptance(
             counter,
             invariants: ShippingFixture.invariants + [AppInvariant(open: "myapp://legacy", expect: .unmatched)])
+        if forged {
+            // What a writer of the store could make: the stricter policy's stamp, with a key of its own.
+            let forgery = UpdateAcceptance(
+                policy: AcceptancePolicy(
+                    keyring: ShippingFixture.keyring, hostVersion: SemanticVersion(6), channel: "stable",
+                    invariants: stricter.policy.invariants, interceptors: stricter.policy.interceptors,
+                    stampKey: Self.otherKey))
+            try Data(try #require(Self.seq5Stamp(forgery)).utf8).write(to: Self.stampFile(directory))
+        }
         let launched = try InstallerFixture.launch(directory, acceptance: stricter)
         #expect(launched.policy.current.origin == .embedded)
-        #expect(try Self.state(directory)["current"] == nil, "the refused update is dropped, as before stamps")
+        #expect(BundleStore(directory: directory).load().current == nil, "the refused update is dropped")
+    }
+
+    /// Without a stamp key, nothing is stamped and every launch verifies in full.
+    @Test func withoutAKeyEveryLaunchVerifiesInFull() async throws {
+        let directory = InstallerFixture.directory()
+        defer { InstallerFixture.remove(directory) }
+        let counter = Counter()
+        let acceptance = Self.acceptance(counter, key: nil)
+        try await Self.installedSeq5(directory, acceptance: acceptance)
+        #expect(Self.seq5Stamp(acceptance) == nil)
+        #expect(Self.stamp(directory) == nil)
+        for _ in 0..<2 {
+            counter.reset()
+            let launched = try InstallerFixture.launch(directory, acceptance: acceptance)
+            #expect(launched.policy.current.identity == InstallerFixture.identity5)
+            #expect(counter.value > 0)
+            #expect(Self.stamp(directory) == nil)
+        }
     }
 
     /// Damaged bytes are refused whatever the stamp says: the store hashes every file
@@ -173,7 +210,7 @@ import Testing
         let counter = Counter()
         let acceptance = Self.acceptance(counter)
         try await Self.installedSeq5(directory, acceptance: acceptance)
-        #expect(try Self.currentStamp(directory) != nil)
+        #expect(Self.stamp(directory) != nil)
         let files = try FileManager.default.contentsOfDirectory(atPath: "\(directory)/\(folder)")
         let name = try #require(files.first)
         let path = "\(directory)/\(folder)/\(name)"
@@ -184,5 +221,28 @@ import Testing
         let launched = try InstallerFixture.launch(directory, acceptance: acceptance)
         #expect(launched.policy.current.origin == .embedded)
         #expect(launched.policy.current.identity == InstallerFixture.embeddedIdentity)
+    }
+
+    /// The store stamps only an update its state names, and forgets a stamp with its update.
+    @Test func theStoreKeepsStampsOnlyForTheUpdatesItHolds() async throws {
+        let directory = InstallerFixture.directory()
+        defer { InstallerFixture.remove(directory) }
+        let store = BundleStore(directory: directory)
+        let seq5 = StoredUpdate(
+            identity: InstallerFixture.identity5, pointer: InstallerFixture.pointer5,
+            artifact: InstallerFixture.artifact5)
+        try store.recordAcceptance(String(repeating: "1", count: 64), of: seq5)
+        #expect(Self.stamp(directory) == nil, "not held: not stamped")
+        #expect(throws: StoreError.self) { try store.recordAcceptance("not hex", of: seq5) }
+
+        try store.commit(seq5)
+        try store.recordAcceptance(String(repeating: "1", count: 64), of: seq5)
+        #expect(store.load().current?.acceptance == String(repeating: "1", count: 64))
+        let seq6 = StoredUpdate(
+            identity: InstallerFixture.identity6, pointer: InstallerFixture.pointer6,
+            artifact: InstallerFixture.artifact6, acceptance: String(repeating: "2", count: 64))
+        try store.commit(seq6)
+        #expect(store.load().current?.acceptance == String(repeating: "2", count: 64))
+        #expect(store.load().lastKnownGood?.acceptance == String(repeating: "1", count: 64))
     }
 }

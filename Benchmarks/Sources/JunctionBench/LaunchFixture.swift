@@ -85,7 +85,7 @@ struct LaunchFixture {
         acceptance = UpdateAcceptance(
             policy: AcceptancePolicy(
                 keyring: keyring, hostVersion: SemanticVersion(99), channel: "stable", ruleLogger: Self.silent,
-                selfTestLogger: Self.silent))
+                selfTestLogger: Self.silent, stampKey: [UInt8](repeating: 0x5A, count: 32)))
         // The first URL the app opens: the first candidate that opens a page.
         let decider: Decider
         do { decider = try Decider(bundle: source) } catch {

@@ -41,6 +41,14 @@ public struct AcceptancePolicy: Sendable {
     /// Receives what the rules print while the device runs the bundle's own tests, so that
     /// those lines never read as the app's traffic (label `junction.selftest`).
     public var selfTestLogger: Logger
+    /// A secret only this device holds, at least 32 bytes, kept outside the bundle store — in
+    /// the Keychain, `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly` — under which the
+    /// updates it accepted are stamped (an HMAC of their exact bytes and this policy): a
+    /// launch then verifies such an update in all but its self-tests and the app's
+    /// invariants, which already passed here. `nil` (the default): no stamps, every launch
+    /// verifies in full. A stamp cannot be made without the key, so whoever can write the
+    /// store still cannot spare an update a check it did not pass on this device.
+    public var stampKey: [UInt8]?
 
     /// A policy.
     /// - Parameters:
@@ -57,6 +65,7 @@ public struct AcceptancePolicy: Sendable {
     ///   - interceptors: The app's Swift interceptors.
     ///   - ruleLogger: Receives the rules' output.
     ///   - selfTestLogger: Receives the rules' output while the bundle's tests run.
+    ///   - stampKey: The device's secret for acceptance stamps (see ``stampKey``); none by default.
     public init(
         keyring: Keyring, hostVersion: SemanticVersion, channel: String?, installID: String? = nil,
         invariants: [AppInvariant] = [],
@@ -64,8 +73,9 @@ public struct AcceptancePolicy: Sendable {
         jsonLimits: CanonicalJSONLimits = .default, sandboxLimits: SandboxLimits = SandboxLimits(),
         deciderOptions: DeciderOptions = DeciderOptions(), interceptors: [SwiftInterceptor] = [],
         ruleLogger: Logger = Logger(label: "junction.lua"),
-        selfTestLogger: Logger = Logger(label: "junction.selftest")
+        selfTestLogger: Logger = Logger(label: "junction.selftest"), stampKey: [UInt8]? = nil
     ) {
+        precondition(stampKey.map { $0.count >= 32 } ?? true, "a stamp key is at least 32 bytes")
         precondition(clockSkew >= .zero, "a clock skew is not negative")
         precondition(
             installID.map { (1...128).contains($0.utf8.count) && $0.utf8.allSatisfy { (0x21...0x7E).contains($0) } }
@@ -84,5 +94,6 @@ public struct AcceptancePolicy: Sendable {
         self.interceptors = interceptors
         self.ruleLogger = ruleLogger
         self.selfTestLogger = selfTestLogger
+        self.stampKey = stampKey
     }
 }

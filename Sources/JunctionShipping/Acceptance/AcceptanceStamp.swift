@@ -1,12 +1,15 @@
+import Crypto
 import JunctionArtifact
 import JunctionCore
 import Junction
 
 /// What binds an update this device accepted to the checks it passed here, so a launch
-/// need not run them again: the SHA-256 of the artifact's and the pointer's SHA-256 and a
+/// need not run them again: an HMAC-SHA256, under the device's secret
+/// (``AcceptancePolicy/stampKey``), of the artifact's and the pointer's SHA-256 and a
 /// fingerprint of the ``AcceptancePolicy`` they passed under — the keyring, the app's
-/// version and channel, the invariants, the Swift interceptors' names and scopes, every
-/// limit. The store keeps it beside the update (`accepted` in `state.json`).
+/// version and channel, the invariants, the Swift interceptors' names, scopes, priorities
+/// and error policies, every limit, and ``revision``. The store keeps it beside the update
+/// (`stamps/<pointer's SHA-256>`).
 ///
 /// At launch, an update whose stored stamp is the one this policy computes for its exact
 /// bytes is verified again in everything that could have changed — its pointer's and
@@ -14,18 +17,19 @@ import Junction
 /// and compiled, but its self-tests and the app's invariants, which this policy already
 /// ran on these bytes, are not run again. Anything else — no stamp, another one, other
 /// bytes, a new app version, other invariants or interceptors — is verified in full, as
-/// before, and stamped when it passes.
+/// before, and stamped when it passes. Without the device's secret no stamp can be made:
+/// whoever can write the store cannot spare an update a check it did not pass here.
 ///
-/// The stamp is no secret: whoever can write the app's store can write one. Such a writer
-/// can already make the device launch its embedded bundle by deleting the store, and can
-/// make it skip the tests only of an artifact signed by a key the app trusts: the stamp
-/// spares a correctness check this device made, never an authenticity check.
+/// What the stamp cannot see: the code of the app's Swift interceptors and of Junction
+/// itself. A release that changes either must change ``AcceptancePolicy/hostVersion`` —
+/// as every release does — or the updates accepted before keep their stamps.
 enum AcceptanceStamp {
     /// Bumped when what acceptance checks changes, so that every stamp made before is
     /// verified again.
     static let revision = 1
 
-    /// The policy's fingerprint: the SHA-256 of a text naming everything it checks with.
+    /// The policy's fingerprint: the SHA-256 of a text naming, field by field, everything
+    /// it checks with.
     static func fingerprint(of policy: AcceptancePolicy) -> String {
         var lines = [
             "junction acceptance \(revision)", "host \(policy.hostVersion)", "channel \(policy.channel ?? "-")",
@@ -46,18 +50,52 @@ enum AcceptanceStamp {
         }
         for interceptor in policy.interceptors {
             lines.append(
-                "interceptor \(interceptor.name) \(interceptor.scope) \(interceptor.priority) \(interceptor.onError)")
+                "interceptor \(interceptor.name) \(scope(interceptor.scope)) \(interceptor.priority) "
+                    + onError(interceptor.onError))
         }
+        let artifact = policy.artifactLimits
+        let json = policy.jsonLimits
+        let sandbox = policy.sandboxLimits
+        let decider = policy.deciderOptions
         lines += [
-            "artifact \(policy.artifactLimits)", "json \(policy.jsonLimits)", "sandbox \(policy.sandboxLimits)",
-            "decider \(policy.deciderOptions)", "skew \(policy.clockSkew)",
+            "artifact \(artifact.totalSize) \(artifact.headerSize) \(artifact.memberCount) \(artifact.pathLength) "
+                + "\(artifact.clockSkew.components.seconds)",
+            "json \(json.maximumBytes) \(json.maximumDepth) \(json.maximumStringBytes) \(json.maximumNumberLength)",
+            "sandbox \(sandbox.memoryBytes) \(sandbox.instructions) \(sandbox.instructionInterval) "
+                + "\(sandbox.decisionInstructions) \(sandbox.decisionTime.components.seconds) "
+                + "\(sandbox.decisionTime.components.attoseconds) \(sandbox.logBytes) \(sandbox.logLines)",
+            "decider \(decider.maximumRedirects) \(decider.maximumGateDepth) \(decider.maximumVerdictBytes) "
+                + "\(decider.maximumTraceBytes) \(decider.hostVersion.map { "\($0)" } ?? "-")",
+            "skew \(policy.clockSkew.components.seconds) \(policy.clockSkew.components.attoseconds)",
         ]
         return SHA256Text.of(Array(lines.joined(separator: "\n").utf8))
     }
 
-    /// The stamp of the update of these hashes, under the policy of `fingerprint`.
-    static func of(artifactSHA256: String, pointerSHA256: String, fingerprint: String) -> String {
-        SHA256Text.of(Array("stamp \(revision)\n\(fingerprint)\n\(artifactSHA256)\n\(pointerSHA256)".utf8))
+    /// The stamp of the update of these hashes, under the policy of `fingerprint`, made
+    /// with `key`: 64 lowercase hex digits.
+    static func of(artifactSHA256: String, pointerSHA256: String, fingerprint: String, key: [UInt8]) -> String {
+        let message = Array("stamp \(revision)\n\(fingerprint)\n\(artifactSHA256)\n\(pointerSHA256)".utf8)
+        let code = HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key))
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: code.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
+    }
+
+    private static func scope(_ scope: SwiftInterceptor.Scope) -> String {
+        switch scope {
+        case .all: "all"
+        case .group(let name): "group \(name.utf8.count):\(name)"
+        case .route(let name): "route \(name.utf8.count):\(name)"
+        case .routes(let names): "routes " + names.map { "\($0.utf8.count):\($0)" }.joined(separator: ",")
+        case .pattern(let pattern): "pattern \(pattern.utf8.count):\(pattern)"
+        case .patterns(let patterns): "patterns " + patterns.map { "\($0.utf8.count):\($0)" }.joined(separator: ",")
+        }
+    }
+
+    private static func onError(_ policy: RuleErrorPolicy) -> String {
+        switch policy {
+        case .reject: "reject"
+        case .continue: "continue"
+        }
     }
 
     private static func expected(_ outcome: AppInvariant.Outcome) -> RuleValue {

@@ -43,15 +43,19 @@ public struct UpdateAcceptance: Sendable {
 
     /// The acceptance stamp of an update this pipeline accepted: what the store keeps beside
     /// it (``StoredUpdate/acceptance``) so that ``reverify(_:)`` need not run its self-tests
-    /// and the app's invariants again at each launch. It names the artifact's and the
-    /// pointer's exact bytes and everything this policy checks with (see `AcceptanceStamp`).
+    /// and the app's invariants again at each launch — an HMAC, under the policy's
+    /// ``AcceptancePolicy/stampKey``, of the artifact's and the pointer's exact bytes and
+    /// everything this policy checks with (see `AcceptanceStamp`).
     /// - Parameters:
     ///   - artifactSHA256: The artifact's SHA-256, as its identity names it.
     ///   - pointer: The pointer's exact bytes.
-    /// - Returns: 64 lowercase hex digits.
-    public func stamp(artifactSHA256: String, pointer: [UInt8]) -> String {
-        AcceptanceStamp.of(
-            artifactSHA256: artifactSHA256, pointerSHA256: SHA256Text.of(pointer), fingerprint: fingerprint)
+    /// - Returns: 64 lowercase hex digits; `nil` without a stamp key.
+    public func stamp(artifactSHA256: String, pointer: [UInt8]) -> String? {
+        policy.stampKey.map { key in
+            AcceptanceStamp.of(
+                artifactSHA256: artifactSHA256, pointerSHA256: SHA256Text.of(pointer), fingerprint: fingerprint,
+                key: key)
+        }
     }
 
     // MARK: - Pointer
@@ -263,7 +267,8 @@ public struct UpdateAcceptance: Sendable {
     }
 
     /// Verifies again, at launch, an update the store kept: as ``reverify(pointer:artifact:)``,
-    /// but when the update carries this pipeline's stamp for its exact bytes
+    /// but when the policy has a stamp key and the update carries this pipeline's stamp for
+    /// its exact bytes
     /// (``stamp(artifactSHA256:pointer:)``) its self-tests and the app's invariants — which
     /// ran here, on these bytes, under this policy — are not run again. Everything that
     /// could have changed still is checked: the pointer's signature and channel, the
@@ -273,8 +278,8 @@ public struct UpdateAcceptance: Sendable {
     /// - Returns: The update, ready to activate.
     /// - Throws: ``UpdateRefusal``, as ``reverify(pointer:artifact:)``.
     public func reverify(_ stored: StoredUpdate) throws(UpdateRefusal) -> AcceptedUpdate {
-        let stamped =
-            stored.acceptance == stamp(artifactSHA256: stored.identity.artifactSHA256, pointer: stored.pointer)
+        let expected = stamp(artifactSHA256: stored.identity.artifactSHA256, pointer: stored.pointer)
+        let stamped = expected != nil && stored.acceptance == expected
         let verified = try reverifiedPointer(stored.pointer)
         try checkAnnouncedLength(of: verified)
         return try acceptArtifact(

@@ -13,7 +13,8 @@ public import Junction
 /// | --- | --- |
 /// | `objects/<sha256>.jbundle` | an artifact's exact bytes, named by their SHA-256 |
 /// | `pointers/<sha256>.json` | a channel pointer's exact bytes, named by their SHA-256 |
-/// | `state.json` | the state: current, last-known-good (seq, artifact and pointer hashes, and the acceptance stamp once the device accepted it), the kill switch in force (seq, artifact and pointer hashes), ratchet, refused identities |
+/// | `stamps/<sha256>` | the acceptance stamp of the update whose pointer has that SHA-256, once the device accepted it (see ``StoredUpdate/acceptance``) |
+/// | `state.json` | the state: current, last-known-good (seq, artifact and pointer hashes), the kill switch in force (seq, artifact and pointer hashes), ratchet, refused identities |
 /// | `state.previous.json` | the state before the last change, kept for when `state.json` is damaged |
 ///
 /// Every change writes the files it adds first (temporary name, `fsync`, `rename`, `fsync` of
@@ -33,7 +34,8 @@ public import Junction
 ///
 /// Launch contract (what the installer does with ``load()``): with a `pin`, run the bundle
 /// embedded in the app; else re-verify `current` in full but its dates (pointer and
-/// artifact signatures, the bundle's tests); when it is `nil` or refused, call
+/// artifact signatures, the bundle's tests — not those, under a valid acceptance stamp:
+/// see `UpdateAcceptance.reverify(_:)`); when it is `nil` or refused, call
 /// ``dropCurrent()`` and try `lastKnownGood` the same way; when that fails too, run the
 /// bundle embedded in the app. The ratchet stays where it was in every case.
 ///
@@ -126,10 +128,9 @@ public final class BundleStore: Sendable {
         }
         if let acceptance = update.acceptance, !StoreRecord.isHash(acceptance) {
             throw StoreError(
-                .mismatch, path: statePath, "commit \(identity): an acceptance stamp is 64 lowercase hex digits")
+                .mismatch, path: stampsDirectory, "commit \(identity): an acceptance stamp is 64 lowercase hex digits")
         }
-        let entry = StoreRecord.Entry(
-            identity: identity, pointerSHA256: SHA256Text.of(update.pointer), acceptance: update.acceptance)
+        let entry = StoreRecord.Entry(identity: identity, pointerSHA256: SHA256Text.of(update.pointer))
         try lock.withLock { _ throws(StoreError) in
             var problems: [StoreError] = []
             let (old, source) = try readRecord(strict: true, problems: &problems)
@@ -146,6 +147,10 @@ public final class BundleStore: Sendable {
             try prepareDirectories()
             try place(update.artifact, at: objectPath(identity.artifactSHA256))
             try place(update.pointer, at: pointerPath(entry.pointerSHA256))
+            if let acceptance = update.acceptance {
+                try place(Array(acceptance.utf8), at: stampPath(entry.pointerSHA256))
+                try fileSystem.synchronizeDirectory(stampsDirectory)
+            }
             try fileSystem.synchronizeDirectory(objectsDirectory)
             try fileSystem.synchronizeDirectory(pointersDirectory)
             try write(new, replacing: source)
@@ -206,33 +211,34 @@ public final class BundleStore: Sendable {
         }
     }
 
-    /// Records the acceptance stamp of the current or last-known-good update of `identity`,
-    /// which a launch verified in full: the next launch need not run its tests again. No
-    /// such update, or the same stamp already: nothing changes.
+    /// Records the acceptance stamp of `update`, the current or last-known-good update,
+    /// which a launch verified in full: the next launch need not run its tests again. It is
+    /// a file of its own (`stamps/<pointer's SHA-256>`), so the state file is not rewritten
+    /// and an app of an earlier release, which knows no stamps, reads the store as before.
+    /// An update the state does not name: nothing is written.
     /// - Parameters:
     ///   - stamp: The stamp, 64 lowercase hex digits.
-    ///   - identity: The update.
+    ///   - update: The update, as ``load()`` gave it.
     /// - Throws: `StoreError` `.mismatch` for a stamp that is not 64 lowercase hex digits, or
-    ///   what a file operation threw — in which case the store still loads the state from before.
-    public func recordAcceptance(_ stamp: String, of identity: UpdateIdentity) throws(StoreError) {
+    ///   what a file operation threw — in which case the update is simply not stamped.
+    public func recordAcceptance(_ stamp: String, of update: StoredUpdate) throws(StoreError) {
         guard StoreRecord.isHash(stamp) else {
             throw StoreError(
-                .mismatch, path: statePath, "stamp \(identity): an acceptance stamp is 64 lowercase hex digits")
+                .mismatch, path: stampsDirectory,
+                "stamp \(update.identity): an acceptance stamp is 64 lowercase hex digits")
         }
+        let pointerSHA256 = SHA256Text.of(update.pointer)
         try lock.withLock { _ throws(StoreError) in
             var problems: [StoreError] = []
-            let (old, source) = try readRecord(strict: true, problems: &problems)
-            var new = old
-            if new.current?.identity == identity {
-                new.current?.acceptance = stamp
-            } else if new.lastKnownGood?.identity == identity {
-                new.lastKnownGood?.acceptance = stamp
+            let (record, _) = try readRecord(strict: true, problems: &problems)
+            let named = [record.current, record.lastKnownGood].contains {
+                $0?.identity == update.identity && $0?.pointerSHA256 == pointerSHA256
             }
-            guard new != old else { return }
+            guard named else { return }
             try prepareDirectories()
-            try write(new, replacing: source)
-            logger.info("recorded the acceptance of \(identity)")
-            collectGarbage(keeping: source == .none ? [new] : [new, old])
+            try place(Array(stamp.utf8), at: stampPath(pointerSHA256))
+            try fileSystem.synchronizeDirectory(stampsDirectory)
+            logger.info("recorded the acceptance of \(update.identity)")
         }
     }
 
@@ -320,6 +326,16 @@ public final class BundleStore: Sendable {
     private var pointersDirectory: String { directory + "/pointers" }
     private func objectPath(_ hash: String) -> String { objectsDirectory + "/" + hash + ".jbundle" }
     private func pointerPath(_ hash: String) -> String { pointersDirectory + "/" + hash + ".json" }
+    private var stampsDirectory: String { directory + "/stamps" }
+    private func stampPath(_ pointerHash: String) -> String { stampsDirectory + "/" + pointerHash }
+
+    /// The acceptance stamp kept for the update of this pointer, when there is a readable
+    /// one: a missing or damaged stamp only means the next launch verifies in full.
+    private func stamp(of pointerHash: String) -> String? {
+        guard let bytes = try? fileSystem.read(stampPath(pointerHash), maximumBytes: 64) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return StoreRecord.isHash(text) ? text : nil
+    }
 
     // MARK: - Reading
 
@@ -362,7 +378,8 @@ public final class BundleStore: Sendable {
                 pointerPath(entry.pointerSHA256), hash: entry.pointerSHA256, maximumBytes: limits.maximumPointerBytes,
                 role: role, identity: identity, strict: strict, problems: &problems)
         else { return nil }
-        return StoredUpdate(identity: identity, pointer: pointer, artifact: artifact, acceptance: entry.acceptance)
+        return StoredUpdate(
+            identity: identity, pointer: pointer, artifact: artifact, acceptance: stamp(of: entry.pointerSHA256))
     }
 
     /// The bytes at `path` when they exist and hash to `hash`; else `nil`, the problem
@@ -445,7 +462,8 @@ public final class BundleStore: Sendable {
 
     /// Creates the directories that are missing, each made durable in its parent.
     private func prepareDirectories() throws(StoreError) {
-        for path in [directory, objectsDirectory, pointersDirectory] where try fileSystem.makeDirectory(path) {
+        for path in [directory, objectsDirectory, pointersDirectory, stampsDirectory]
+        where try fileSystem.makeDirectory(path) {
             let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
             try fileSystem.synchronizeDirectory(parent.isEmpty ? "/" : parent)
         }
@@ -473,7 +491,8 @@ public final class BundleStore: Sendable {
     private func collectGarbage(keeping records: [StoreRecord]) {
         let objects = Set(records.flatMap(\.artifactNames).map { $0 + ".jbundle" })
         let pointers = Set(records.flatMap(\.pointerNames).map { $0 + ".json" })
-        for (folder, keep) in [(objectsDirectory, objects), (pointersDirectory, pointers)] {
+        let stamps = Set(records.flatMap(\.pointerNames))
+        for (folder, keep) in [(objectsDirectory, objects), (pointersDirectory, pointers), (stampsDirectory, stamps)] {
             do throws(StoreError) {
                 for name in try fileSystem.list(folder, maximumEntries: limits.maximumDirectoryEntries)
                 where !keep.contains(name) {

@@ -6,12 +6,10 @@ import Junction
 /// in force (by its pointer's SHA-256), the ratchet and the refused identities. Written as canonical JSON and read back only in that exact form,
 /// so a torn or edited file is refused rather than half-believed.
 struct StoreRecord: Hashable {
-    /// An update the state names: its identity, the SHA-256 of its pointer and, once this
-    /// device accepted it, its ``AcceptanceStamp``.
+    /// An update the state names: its identity and the SHA-256 of its pointer.
     struct Entry: Hashable {
         var identity: UpdateIdentity
         var pointerSHA256: String
-        var acceptance: String? = nil
     }
 
     /// The state file's format version.
@@ -102,10 +100,8 @@ struct StoreRecord: Hashable {
         let identity = try identity(&object)
         let pointer = try object.requiredString("pointer")
         guard isHash(pointer) else { throw object.error("pointer", "not 64 lowercase hex digits") }
-        let acceptance = try object.string("accepted")
-        if let acceptance, !isHash(acceptance) { throw object.error("accepted", "not 64 lowercase hex digits") }
         try object.finish()
-        return Entry(identity: identity, pointerSHA256: pointer, acceptance: acceptance)
+        return Entry(identity: identity, pointerSHA256: pointer)
     }
 
     private static func identity(_ object: inout CanonicalJSONObject) throws(CanonicalJSONError) -> UpdateIdentity {
@@ -137,10 +133,7 @@ struct StoreRecord: Hashable {
     private static func value(_ identity: UpdateIdentity) -> RuleValue { .table(fields(identity)) }
 
     private static func value(_ entry: Entry) -> RuleValue {
-        var fields = fields(entry.identity)
-        fields["pointer"] = .string(entry.pointerSHA256)
-        if let acceptance = entry.acceptance { fields["accepted"] = .string(acceptance) }
-        return .table(fields)
+        .table(fields(entry.identity).merging(["pointer": .string(entry.pointerSHA256)]) { first, _ in first })
     }
 
     /// Whether `text` is a SHA-256 in lowercase hex: the only names the store builds paths from.

@@ -10,9 +10,10 @@ public struct StoredUpdate: Sendable, Hashable, CustomStringConvertible {
     public let pointer: [UInt8]
     /// The `.jbundle` artifact, byte for byte; its SHA-256 is `identity.artifactSHA256`.
     public let artifact: [UInt8]
-    /// What this device accepted it under (an acceptance stamp: 64 lowercase hex digits), so
-    /// a launch need not run its self-tests and the app's invariants again; `nil` when it
-    /// has not been stamped. See ``UpdateAcceptance/stamp(artifactSHA256:pointer:)``.
+    /// What this device accepted it under (an acceptance stamp: 64 lowercase hex digits,
+    /// kept in a file of its own), so a launch need not run its self-tests and the app's
+    /// invariants again; `nil` when it has not been stamped, or its stamp file is missing or
+    /// damaged. See ``UpdateAcceptance/stamp(artifactSHA256:pointer:)``.
     public let acceptance: String?
 
     /// An update to store.
