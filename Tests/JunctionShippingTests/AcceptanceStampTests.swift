@@ -90,6 +90,32 @@ import Testing
         #expect(counter.value == 1, "the app's interceptor still runs for the app's decisions")
     }
 
+    /// The last-known-good keeps its stamp: when the current update's files are damaged, it
+    /// launches without its checks running again.
+    @Test func aStampedLastKnownGoodLaunchesWithoutItsChecks() async throws {
+        let directory = InstallerFixture.directory()
+        defer { InstallerFixture.remove(directory) }
+        let counter = Counter()
+        let acceptance = Self.acceptance(counter)
+        let installer = try InstallerFixture.launch(directory, acceptance: acceptance)
+        for (pointer, artifact, identity) in [
+            (InstallerFixture.pointer5, InstallerFixture.artifact5, InstallerFixture.identity5),
+            (InstallerFixture.pointer6, InstallerFixture.artifact6, InstallerFixture.identity6),
+        ] {
+            let event = await installer.install(
+                pointer: pointer, at: InstallerFixture.now, fetch: InstallerFixture.Server(artifact).fetch)
+            #expect(event == .installed(identity))
+        }
+        let object = "\(directory)/objects/\(InstallerFixture.identity6.artifactSHA256).jbundle"
+        try Data("damaged".utf8).write(to: URL(fileURLWithPath: object))
+
+        counter.reset()
+        let launched = try InstallerFixture.launch(directory, acceptance: acceptance)
+        #expect(launched.policy.current.identity == InstallerFixture.identity5)
+        #expect(launched.policy.current.origin == .lastKnownGood)
+        #expect(counter.value == 0)
+    }
+
     /// What makes the stored stamp not this policy's stamp of the stored bytes.
     enum Tampering: String, CaseIterable, CustomTestStringConvertible {
         /// The stamp is another 64 hex digits.
