@@ -200,6 +200,15 @@ import Testing
             error:
                 "app.json: page: unknown member; the document has dispatchers, format_version, host_version, pages, tasks"
         ),
+        // The capabilities fuzz target's finding: a member named like a byte offset read as
+        // one ("app.json: byte -922337203685580: unknown member"); such a key is quoted.
+        Refusal(
+            name: "an unknown member whose name reads like a place",
+            json:
+                #"{"format_version": 1, "host_version": "6.0.0", "pages": [], "tasks": [], "dispatchers": [], "byte -9": 1}"#,
+            error:
+                #"app.json: ["byte -9"]: unknown member; the document has dispatchers, format_version, host_version, pages, tasks"#
+        ),
         Refusal(
             name: "a name longer than the limit",
             json:

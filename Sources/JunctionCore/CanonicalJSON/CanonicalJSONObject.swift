@@ -27,9 +27,25 @@ package struct CanonicalJSONObject {
         self.file = file
     }
 
-    /// The path of member `key`.
+    /// The path of member `key`: `routes[3].pattern`; a key that is not a plain name — of
+    /// letters, digits, `_` and `-`, at most 64 — in brackets as a JSON string,
+    /// `["byte 12"]`, so no key reads as another place (a byte offset, a deeper path).
     package func path(of key: String) -> String {
-        path.isEmpty ? key : path + "." + key
+        guard Self.isPlainName(key) else {
+            let quoted = (try? CanonicalJSON.encode(.string(ContextSchema.shown(key))))
+                .map { String(decoding: $0, as: UTF8.self) } ?? "\"?\""
+            return path + "[" + quoted + "]"
+        }
+        return path.isEmpty ? key : path + "." + key
+    }
+
+    /// Whether `key` shows as itself in a path.
+    private static func isPlainName(_ key: String) -> Bool {
+        !key.isEmpty && key.utf8.count <= 64
+            && key.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+            }
     }
 
     /// Member `key`, or `nil` when absent.
@@ -116,7 +132,7 @@ package struct CanonicalJSONObject {
         guard let first = unknown.first else { return }
         let expected = known.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.joined(separator: ", ")
         throw error(
-            at: path(of: ContextSchema.shown(first)),
+            at: path(of: first),
             "unknown member; \(path.isEmpty ? "the document" : path) has \(expected)")
     }
 
