@@ -32,7 +32,8 @@ package struct CanonicalJSONObject {
     /// `["byte 12"]`, so no key reads as another place (a byte offset, a deeper path).
     package func path(of key: String) -> String {
         guard Self.isPlainName(key) else {
-            let quoted = (try? CanonicalJSON.encode(.string(ContextSchema.shown(key))))
+            let quoted =
+                (try? CanonicalJSON.encode(.string(ContextSchema.shown(key))))
                 .map { String(decoding: $0, as: UTF8.self) } ?? "\"?\""
             return path + "[" + quoted + "]"
         }
