@@ -6,7 +6,7 @@ package struct CanonicalJSONObject {
     package let file: String
     /// The object's path; empty at the root.
     package let path: String
-    private let fields: [String: RuleValue]
+    private let fields: Fields
     /// The members asked for, in order, and how many of them were present: `finish()`
     /// compares that with the object's count, and names the unknown ones only then.
     private var asked: [String] = []
@@ -22,9 +22,51 @@ package struct CanonicalJSONObject {
         guard case .table(let fields) = value else {
             throw Self.mismatch(value, expected: what + " (an object)", at: path, file: file)
         }
-        self.fields = fields
+        self.fields = .dictionary(fields)
         self.path = path
         self.file = file
+    }
+
+    /// An object read member by member (``CanonicalJSONReader/readMembers(depth:)``), its
+    /// keys already unique: looked up in order, with no dictionary built for it.
+    /// - Parameters:
+    ///   - members: The members, as written.
+    ///   - path: Its path.
+    ///   - file: The document.
+    package init(members: [(key: String, value: RuleValue)], at path: String, file: String) {
+        fields = .members(members)
+        self.path = path
+        self.file = file
+    }
+
+    /// The members: a decoded table's dictionary, or a list read in order — for objects of a
+    /// few known members, read once each, a search of the list is cheaper than hashing.
+    private enum Fields {
+        case dictionary([String: RuleValue])
+        case members([(key: String, value: RuleValue)])
+
+        var count: Int {
+            switch self {
+            case .dictionary(let fields): fields.count
+            case .members(let members): members.count
+            }
+        }
+
+        var keys: [String] {
+            switch self {
+            case .dictionary(let fields): Array(fields.keys)
+            case .members(let members): members.map(\.key)
+            }
+        }
+
+        subscript(key: String) -> RuleValue? {
+            switch self {
+            case .dictionary(let fields): return fields[key]
+            case .members(let members):
+                for member in members where member.key == key { return member.value }
+                return nil
+            }
+        }
     }
 
     /// The path of member `key`: `routes[3].pattern`; a key that is not a plain name — of

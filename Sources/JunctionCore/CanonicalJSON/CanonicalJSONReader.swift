@@ -93,6 +93,116 @@ struct CanonicalJSONReader {
         }
     }
 
+    // MARK: - Objects read member by member
+
+    /// A member of the document ``readDocument(objectsIn:)`` reads: its value, or — for each
+    /// item of the array it names — the item's members in order.
+    enum Item {
+        case members([(key: String, value: RuleValue)])
+        case value(RuleValue)
+    }
+
+    /// Reads a document that is an object whose member `arrayKey` is an array of objects —
+    /// a route table's `routes` — giving those objects' members in order, with no
+    /// dictionary built for them (each is looked up once by ``CanonicalJSONObject``), and
+    /// everything else as ``readDocument()`` does. The same text is refused for the same
+    /// reasons at the same bytes.
+    /// - Returns: The document's members (`arrayKey` as an empty array when its items come
+    ///   apart), and the items of `arrayKey` when it is an array; the document itself when
+    ///   it is no object.
+    mutating func readDocument(objectsIn arrayKey: String) throws(CanonicalJSONError)
+        -> (document: RuleValue, items: [Item]?)
+    {
+        guard bytes.count <= limits.maximumBytes else {
+            throw CanonicalJSONError(
+                file: file, place: "",
+                message: "the text has \(bytes.count) bytes, more than the \(limits.maximumBytes) allowed")
+        }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { throw failure("a byte-order mark; JSON text starts without one") }
+        skipWhitespace()
+        guard peek == UInt8(ascii: "{") else {
+            let value = try readValue(depth: 0)
+            skipWhitespace()
+            guard position == bytes.count else { throw failure("text after the JSON value") }
+            return (value, nil)
+        }
+        var items: [Item]?
+        let members = try readMembers(depth: 1) { reader, key throws(CanonicalJSONError) in
+            guard key == arrayKey, reader.peek == UInt8(ascii: "[") else { return nil }
+            items = try reader.readItems(depth: 2)
+            return .array([])
+        }
+        skipWhitespace()
+        guard position == bytes.count else { throw failure("text after the JSON value") }
+        return (.table(Dictionary(members, uniquingKeysWith: { first, _ in first })), items)
+    }
+
+    /// The items of the array at the position: each object's members in order, any other
+    /// item as a value.
+    private mutating func readItems(depth: Int) throws(CanonicalJSONError) -> [Item] {
+        try enter(depth)
+        position += 1
+        var items: [Item] = []
+        skipWhitespace()
+        if take(UInt8(ascii: "]")) { return items }
+        while true {
+            skipWhitespace()
+            if peek == UInt8(ascii: "]") { throw failure("a trailing comma before ]") }
+            if peek == UInt8(ascii: "{") {
+                items.append(.members(try readMembers(depth: depth + 1) { _, _ throws(CanonicalJSONError) in nil }))
+            } else {
+                items.append(.value(try readValue(depth: depth)))
+            }
+            skipWhitespace()
+            if take(UInt8(ascii: "]")) { return items }
+            guard take(UInt8(ascii: ",")) else { throw failure("expected , or ] after an array item") }
+        }
+    }
+
+    /// The members of the object at the position, in order, its keys checked to be unique
+    /// as ``readObject(depth:)`` checks them; `special` may read a member's value itself
+    /// (and give what stands for it), or leave it (`nil`) to be read as usual.
+    private mutating func readMembers(
+        depth: Int, special: (inout CanonicalJSONReader, String) throws(CanonicalJSONError) -> RuleValue?
+    ) throws(CanonicalJSONError) -> [(key: String, value: RuleValue)] {
+        try enter(depth)
+        position += 1
+        var members: [(key: String, value: RuleValue)] = []
+        // Past a few members, keys are checked against a set: a long object costs no more
+        // than its dictionary would.
+        var keys: Set<String>?
+        skipWhitespace()
+        if take(UInt8(ascii: "}")) { return members }
+        members.reserveCapacity(8)
+        while true {
+            skipWhitespace()
+            if peek == UInt8(ascii: "}") { throw failure("a trailing comma before }") }
+            guard peek == UInt8(ascii: "\"") else { throw failure("expected a key in double quotes") }
+            let keyStart = position
+            let key = try readString()
+            skipWhitespace()
+            guard take(UInt8(ascii: ":")) else { throw failure("expected : after a key") }
+            skipWhitespace()
+            let value: RuleValue
+            if let read = try special(&self, key) { value = read } else { value = try readValue(depth: depth) }
+            let repeated: Bool
+            if members.count < 16 {
+                repeated = members.contains { $0.key == key }
+            } else {
+                if keys == nil { keys = Set(members.map(\.key)) }
+                repeated = !keys!.insert(key).inserted
+            }
+            guard !repeated else {
+                position = keyStart
+                throw failure("the key \"\(ContextSchema.shown(key))\" appears twice in one object")
+            }
+            members.append((key, value))
+            skipWhitespace()
+            if take(UInt8(ascii: "}")) { return members }
+            guard take(UInt8(ascii: ",")) else { throw failure("expected , or } after an object member") }
+        }
+    }
+
     private func enter(_ depth: Int) throws(CanonicalJSONError) {
         guard depth <= limits.maximumDepth else {
             throw failure("nests deeper than \(limits.maximumDepth) arrays and objects")

@@ -25,7 +25,16 @@ extension Route {
         canonicalJSON value: RuleValue, at path: String, file: String, directory: String?,
         fileNames: inout SourceFileNames
     ) throws(CanonicalJSONError) {
-        var object = try CanonicalJSONObject(value, at: path, file: file, what: "a route")
+        try self.init(
+            canonicalJSON: try CanonicalJSONObject(value, at: path, file: file, what: "a route"), file: file,
+            directory: directory, fileNames: &fileNames)
+    }
+
+    /// Reads a route from its object, however it was read.
+    package init(
+        canonicalJSON object: CanonicalJSONObject, file: String, directory: String?, fileNames: inout SourceFileNames
+    ) throws(CanonicalJSONError) {
+        var object = object
         let name = try object.requiredString("name")
         self.init(name: name, pattern: try object.requiredString("pattern"))
         target = try object.string("target") ?? name

@@ -37,7 +37,10 @@ extension RouteTable {
         canonicalJSON bytes: [UInt8], file: String = "routes.json", directory: String? = nil,
         limits: CanonicalJSONLimits = .default
     ) throws(CanonicalJSONError) {
-        let value = try CanonicalJSON.decode(bytes, file: file, limits: limits)
+        // The routes' objects are read member by member: a table's thousand routes had each
+        // built a dictionary to be read once.
+        var reader = CanonicalJSONReader(bytes: bytes, file: file, limits: limits)
+        let (value, routeItems) = try reader.readDocument(objectsIn: "routes")
         var document = try CanonicalJSONObject(value, at: "", file: file, what: "a route table")
         var options = RouteTableOptions()
         if var object = try document.object("options", what: "the options") {
@@ -57,11 +60,14 @@ extension RouteTable {
         try document.finish()
         var builder = RouteTableBuilder(options: options)
         var fileNames = SourceFileNames()
-        for (index, item) in items.enumerated() {
-            builder.add(
-                try Route(
-                    canonicalJSON: item, at: "routes[\(index)]", file: file, directory: directory, fileNames: &fileNames
-                ))
+        for (index, item) in (routeItems ?? items.map(CanonicalJSONReader.Item.value)).enumerated() {
+            let path = "routes[\(index)]"
+            let object: CanonicalJSONObject
+            switch item {
+            case .members(let members): object = CanonicalJSONObject(members: members, at: path, file: file)
+            case .value(let value): object = try CanonicalJSONObject(value, at: path, file: file, what: "a route")
+            }
+            builder.add(try Route(canonicalJSON: object, file: file, directory: directory, fileNames: &fileNames))
         }
         do {
             self = try builder.build()

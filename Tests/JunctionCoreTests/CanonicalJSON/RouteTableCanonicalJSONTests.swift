@@ -92,6 +92,16 @@ import Testing
         ("{}", #"routes.json: the document: missing "routes""#),
         (#"{"routes":[],"x":1}"#, "routes.json: x: unknown member; the document has options, routes"),
         (#"{"routes":[{"name":"a"}]}"#, #"routes.json: routes[0]: missing "pattern""#),
+        // Route objects are read member by member, with no dictionary: refused as before.
+        (
+            #"{"routes":[{"name":"a","name":"b","pattern":"/a"}]}"#,
+            #"routes.json: byte 23: the key "name" appears twice in one object"#
+        ),
+        (#"{"routes":12}"#, "routes.json: routes: expected an array, found 12"),
+        (#"{"routes":[12]}"#, "routes.json: routes[0]: expected a route (an object), found 12"),
+        (#"{"routes":[{"name":"a","pattern":"/a"},]}"#, "routes.json: byte 39: a trailing comma before ]"),
+        (#"{"routes":[{"name":"a","pattern":"/a",}]}"#, "routes.json: byte 38: a trailing comma before }"),
+        (#"{"routes":[{"name":"a","pattern":"/a"}]} x"#, "routes.json: byte 41: text after the JSON value"),
         (#"{"routes":[{"name":"a","pattern":12}]}"#, "routes.json: routes[0].pattern: expected text, found 12"),
         (
             #"{"routes":[{"name":"a","pattern":"/a","params":[{"name":"id","type":"integer"}]}]}"#,
@@ -158,6 +168,19 @@ import Testing
             #"routes.json: routes: route "a": error: invalid pattern "myapp://x/**/y": "**" must be the last segment; use "*" for one segment in the middle"#
         ),
     ]
+
+    /// Past sixteen members a route object's keys are checked against a set: a repeated one
+    /// is still found, where it is.
+    @Test func aKeyRepeatedPastSixteenMembersIsRefusedWhereItIs() {
+        let members = (0..<20).map { #""k\#($0)":1"# } + [#""k3":2"#]
+        let json = #"{"routes":[{"# + members.joined(separator: ",") + "}]}"
+        let offset = json.utf8.count - #""k3":2}]}"#.utf8.count
+        #expect {
+            _ = try RouteTable(canonicalJSON: Array(json.utf8))
+        } throws: { error in
+            "\(error)" == #"routes.json: byte \#(offset): the key "k3" appears twice in one object"#
+        }
+    }
 
     @Test(arguments: refusals)
     func refusesATableWithItsPath(json: String, message: String) {
