@@ -66,31 +66,8 @@ struct CanonicalJSONReader {
     }
 
     private mutating func readObject(depth: Int) throws(CanonicalJSONError) -> RuleValue {
-        try enter(depth)
-        position += 1
-        var fields: [String: RuleValue] = [:]
-        skipWhitespace()
-        if take(UInt8(ascii: "}")) { return .table(fields) }
-        while true {
-            skipWhitespace()
-            if peek == UInt8(ascii: "}") { throw failure("a trailing comma before }") }
-            guard peek == UInt8(ascii: "\"") else { throw failure("expected a key in double quotes") }
-            let keyStart = position
-            let key = try readString()
-            skipWhitespace()
-            guard take(UInt8(ascii: ":")) else { throw failure("expected : after a key") }
-            skipWhitespace()
-            let value = try readValue(depth: depth)
-            // Room for a bundle part's object at once: growing by doubling rehashed each key.
-            if fields.isEmpty { fields.reserveCapacity(8) }
-            guard fields.updateValue(value, forKey: key) == nil else {
-                position = keyStart
-                throw failure("the key \"\(ContextSchema.shown(key))\" appears twice in one object")
-            }
-            skipWhitespace()
-            if take(UInt8(ascii: "}")) { return .table(fields) }
-            guard take(UInt8(ascii: ",")) else { throw failure("expected , or } after an object member") }
-        }
+        let members = try readMembers(depth: depth) { _, _ throws(CanonicalJSONError) in nil }
+        return .table(Dictionary(uniqueKeysWithValues: members))
     }
 
     // MARK: - Objects read member by member
@@ -105,7 +82,7 @@ struct CanonicalJSONReader {
     /// Reads a document that is an object whose member `arrayKey` is an array of objects —
     /// a route table's `routes` — giving those objects' members in order, with no
     /// dictionary built for them (each is looked up once by ``CanonicalJSONObject``), and
-    /// everything else as ``readDocument()`` does. The same text is refused for the same
+    /// everything else as ``readDocument()`` does: the same text is refused for the same
     /// reasons at the same bytes.
     /// - Returns: The document's members (`arrayKey` as an empty array when its items come
     ///   apart), and the items of `arrayKey` when it is an array; the document itself when
@@ -159,9 +136,9 @@ struct CanonicalJSONReader {
         }
     }
 
-    /// The members of the object at the position, in order, its keys checked to be unique
-    /// as ``readObject(depth:)`` checks them; `special` may read a member's value itself
-    /// (and give what stands for it), or leave it (`nil`) to be read as usual.
+    /// The members of the object at the position, in order, its keys checked to be unique;
+    /// `special` may read a member's value itself (and give what stands for it), or leave
+    /// it (`nil`) to be read as usual.
     private mutating func readMembers(
         depth: Int, special: (inout CanonicalJSONReader, String) throws(CanonicalJSONError) -> RuleValue?
     ) throws(CanonicalJSONError) -> [(key: String, value: RuleValue)] {
