@@ -61,8 +61,17 @@ public actor BundleInstaller {
     private var origin: PolicyOrigin
     private var expires: Date
     private var lastFailure: UpdateFailure?
-    /// The checks of the embedded bundle a launch chose, running after it began deciding.
-    private let embeddedChecksTask: Task<UpdateRefusal?, Never>?
+    /// How the checks of the embedded bundle a launch chose, deferred, stand.
+    private var embeddedCheck: EmbeddedCheck
+    /// Those checks, running after the bundle began deciding; set once, by the launch.
+    private nonisolated let embeddedCheckTask = Locked<Task<UpdateRefusal?, Never>?>(nil)
+
+    /// The checks of the embedded bundle: passed (or never deferred), still running, or failed.
+    enum EmbeddedCheck {
+        case passed
+        case pending
+        case failed(UpdateRefusal)
+    }
 
     /// Launches. A persisted kill switch pins the embedded bundle. Otherwise the first of
     /// the persisted current update and the last-known-good that passes acceptance — every
@@ -82,13 +91,15 @@ public actor BundleInstaller {
     ///   - now: The time of the launch.
     ///   - logger: Where events are logged; label `junction.update` by default.
     ///
-    /// The embedded bundle decides as soon as it is verified and compiled: its own tests and
-    /// the app's invariants run right after, on a background task (``embeddedChecks()``
-    /// waits for them). Should they fail — a mistake in the app's build, as `junction
-    /// bundle build` ran the tests and the invariants are the app's — it keeps deciding,
-    /// for nothing else passed: the failure is logged as an error, sent on ``events`` as
-    /// ``UpdateFailure/refused(_:)``, and ``status(at:)`` says `failed` until an update
-    /// installs.
+    /// When nothing else passed, the embedded bundle decides as soon as it is verified and
+    /// compiled: its own tests and the app's invariants run right after, on a background
+    /// task with engines of their own (``embeddedChecks()`` waits for them). Should they
+    /// fail — a mistake in the app's build, as `junction bundle build` ran the tests and the
+    /// invariants are the app's — it keeps deciding, for nothing else passed: the failure is
+    /// logged as an error, sent on ``events`` as ``UpdateFailure/refused(_:)``, and
+    /// ``status(at:)`` says `failed` while it decides; a kill switch or a stale update's
+    /// expiry then refuses it, as an embedded bundle that fails its checks always was. With
+    /// a kill switch in force or a stale update set aside, its checks run before it decides.
     /// - Returns: The installer, its ``policy`` deciding.
     /// - Throws: ``UpdateRefusal`` when the embedded artifact itself is refused — a build
     ///   mistake in the app (an artifact signed by a key not in the keyring, a bundle that
@@ -147,19 +158,22 @@ public actor BundleInstaller {
             setAside = stale.update.identity
             launched = nil
         }
+        // Only when nothing else passed does the embedded bundle decide before its checks: a
+        // kill switch or a stale update set aside has them run first, as an update's are.
+        let deferred = pin == nil && setAside == nil
         let chosen: (update: AcceptedUpdate, origin: PolicyOrigin)
         if let launched {
             chosen = launched
         } else {
-            chosen = (try acceptance.acceptEmbedded(embedded, selfChecks: .deferred), .embedded)
+            chosen = (try acceptance.acceptEmbedded(embedded, selfChecks: deferred ? .deferred : .now), .embedded)
         }
-        let embeddedChecks = chosen.origin == .embedded ? Self.runChecks(of: chosen.update, acceptance) : nil
         let installer = BundleInstaller(
             acceptance: acceptance, store: store, embedded: embedded, whenStale: whenStale, launched: chosen.update,
             origin: chosen.origin, ratchet: state.ratchet, refused: Set(state.failed), logger: logger,
             held: pin ?? setAside ?? (chosen.origin == .embedded ? nil : chosen.update.identity), pinnedBy: pin,
             setAside: setAside,
-            heldPointerSHA256: heldPointer.map(SHA256Text.of), embeddedChecks: embeddedChecks)
+            heldPointerSHA256: heldPointer.map(SHA256Text.of),
+            embeddedCheck: chosen.origin == .embedded && deferred ? .pending : .passed)
         for event in skipped { installer.continuation.yield(event) }
         var launchEvents: [UpdateEvent] = []
         if let pin { launchEvents.append(.pinnedEmbedded(pin)) }
@@ -169,41 +183,48 @@ public actor BundleInstaller {
             Self.log(event, to: logger)
             installer.continuation.yield(event)
         }
-        if embeddedChecks != nil { Task { await installer.recordEmbeddedChecks() } }
+        if chosen.origin == .embedded, deferred {
+            let update = chosen.update
+            let task = Task.detached(priority: .utility) { [weak installer] () -> UpdateRefusal? in
+                var refusal: UpdateRefusal?
+                do throws(UpdateRefusal) { try acceptance.runSelfChecks(update) } catch { refusal = error }
+                await installer?.recordEmbeddedCheck(refusal)
+                return refusal
+            }
+            installer.embeddedCheckTask.withLock { $0 = task }
+        }
         return installer
     }
 
-    /// The embedded bundle's own tests and the app's invariants, on a background task.
-    private static func runChecks(of update: AcceptedUpdate, _ acceptance: UpdateAcceptance)
-        -> Task<UpdateRefusal?, Never>
-    {
-        Task.detached(priority: .utility) {
-            do throws(UpdateRefusal) {
-                try acceptance.runSelfChecks(update)
-                return nil
-            } catch {
-                return error
-            }
-        }
-    }
-
-    /// Waits for the checks of the embedded bundle a launch chose: its own tests and the
-    /// app's invariants, which run after it started deciding.
-    /// - Returns: Why it fails them; `nil` when it passes, or when the launch chose a
-    ///   persisted update.
+    /// Waits for the checks of the embedded bundle a launch chose because nothing else
+    /// passed: its own tests and the app's invariants, which run after it began deciding.
+    /// - Returns: Why it fails them; `nil` when it passes, or when no such checks ran.
     public func embeddedChecks() async -> UpdateRefusal? {
-        await embeddedChecksTask?.value
+        await embeddedCheckTask.withLock { $0 }?.value
     }
 
-    /// Reports the embedded bundle's checks once they end: a failure is an error of the
-    /// app's build, and the status while that bundle decides.
-    private func recordEmbeddedChecks() async {
-        guard let task = embeddedChecksTask, let refusal = await task.value else { return }
+    /// Records how the embedded bundle's deferred checks ended. A failure is an error of the
+    /// app's build: logged, sent on the events and the status while that bundle decides —
+    /// and the embedded bundle is refused, as before these checks were deferred, where a
+    /// kill switch or a stale update would activate it again.
+    private func recordEmbeddedCheck(_ refusal: UpdateRefusal?) {
+        guard let refusal else {
+            embeddedCheck = .passed
+            return
+        }
+        embeddedCheck = .failed(refusal)
+        guard origin == .embedded, active == embeddedUpdate?.identity else {
+            logger.warning("the embedded bundle, no longer deciding, fails its checks on this device: \(refusal)")
+            return
+        }
         logger.error(
             "the embedded bundle fails its checks on this device: \(refusal); it keeps deciding, as nothing else passed — fix the app's build"
         )
-        if origin == .embedded, active == embeddedUpdate?.identity { lastFailure = .refused(refusal) }
         continuation.yield(.failed(.refused(refusal)))
+    }
+
+    deinit {
+        embeddedCheckTask.withLock { $0?.cancel() }
     }
 
     /// A stored update verified again (``UpdateAcceptance/reverify(_:)``): its tests and the
@@ -227,9 +248,9 @@ public actor BundleInstaller {
         acceptance: UpdateAcceptance, store: BundleStore, embedded: [UInt8], whenStale: StaleBundlePolicy,
         launched: AcceptedUpdate, origin: PolicyOrigin, ratchet: UpdateIdentity?, refused: Set<UpdateIdentity>,
         logger: Logger, held: UpdateIdentity?, pinnedBy: UpdateIdentity?, setAside: UpdateIdentity?,
-        heldPointerSHA256: String?, embeddedChecks: Task<UpdateRefusal?, Never>?
+        heldPointerSHA256: String?, embeddedCheck: EmbeddedCheck
     ) {
-        embeddedChecksTask = embeddedChecks
+        self.embeddedCheck = embeddedCheck
         self.held = held
         self.heldPointerSHA256 = heldPointerSHA256
         self.pinnedBy = pinnedBy
@@ -260,7 +281,14 @@ public actor BundleInstaller {
     public func status(at now: Date = Date()) -> UpdateStatus {
         if whenStale == .fallBackToEmbedded, origin != .embedded, now >= expires { setAsideStale() }
         let condition: UpdateCondition =
-            if let lastFailure { .failed(lastFailure) } else if setAside != nil || now >= expires { .stale } else {
+            if let lastFailure {
+                .failed(lastFailure)
+            } else if origin == .embedded, active == embeddedUpdate?.identity, case .failed(let refusal) = embeddedCheck
+            {
+                .failed(.refused(refusal))
+            } else if setAside != nil || now >= expires {
+                .stale
+            } else {
                 .ok
             }
         return UpdateStatus(
@@ -362,9 +390,19 @@ public actor BundleInstaller {
         report(.setAsideStale(stale))
     }
 
-    /// The embedded bundle, accepted once.
+    /// The embedded bundle, accepted once — its checks passed: one whose deferred checks
+    /// failed is refused, one whose checks still run has them run now.
     private func embeddedBundle() throws(UpdateRefusal) -> AcceptedUpdate {
-        if let embeddedUpdate { return embeddedUpdate }
+        if let embeddedUpdate {
+            switch embeddedCheck {
+            case .passed: break
+            case .failed(let refusal): throw refusal
+            case .pending:
+                try acceptance.runSelfChecks(embeddedUpdate)
+                embeddedCheck = .passed
+            }
+            return embeddedUpdate
+        }
         let update = try acceptance.acceptEmbedded(embedded)
         embeddedUpdate = update
         return update

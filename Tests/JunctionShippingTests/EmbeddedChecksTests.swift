@@ -87,4 +87,50 @@ import Testing
             #expect(await installer.status(at: InstallerFixture.now).condition == .ok)
         }
     }
+
+    /// After an update installs, a kill switch still refuses an embedded bundle whose
+    /// deferred checks failed — as a kill switch refused one that fails its checks before
+    /// checks were deferred — and the update keeps deciding; the late failure is no news
+    /// on the status.
+    @Test func aKillSwitchRefusesAnEmbeddedBundleWhoseChecksFailed() async throws {
+        let directory = InstallerFixture.directory()
+        defer { InstallerFixture.remove(directory) }
+        let installer = try BundleInstaller.launch(
+            acceptance: InstallerFixture.acceptance, store: BundleStore(directory: directory), embedded: Self.ungated,
+            at: InstallerFixture.now)
+        #expect(await installer.embeddedChecks()?.code == .selfTestFailed)
+        let installed = await installer.install(
+            pointer: InstallerFixture.pointer5, at: InstallerFixture.now,
+            fetch: InstallerFixture.Server(InstallerFixture.artifact5).fetch)
+        #expect(installed == .installed(InstallerFixture.identity5))
+        #expect(await installer.status(at: InstallerFixture.now).condition == .ok)
+
+        let kill = ShippingFixture.pointer(for: InstallerFixture.artifact5, seq: 6, pinEmbedded: true)
+        let event = await installer.install(pointer: kill, at: InstallerFixture.now) { _ in [] }
+        guard case .failed(.refused(let refusal)) = event else {
+            Issue.record("the kill switch was taken: \(event)")
+            return
+        }
+        #expect(refusal.code == .selfTestFailed)
+        #expect(installer.policy.current.identity == InstallerFixture.identity5, "the update keeps deciding")
+    }
+
+    /// With a kill switch in force, the embedded bundle's checks run before it decides, as
+    /// an update's do: one that fails them is refused at launch.
+    @Test func underAKillSwitchTheChecksRunFirst() async throws {
+        let directory = InstallerFixture.directory()
+        defer { InstallerFixture.remove(directory) }
+        let store = BundleStore(directory: directory)
+        let kill = ShippingFixture.pointer(for: InstallerFixture.artifact5, seq: 6, pinEmbedded: true)
+        try store.pin(StoredPin(identity: UpdateIdentity(seq: 6, artifact: InstallerFixture.artifact5), pointer: kill))
+        #expect(throws: UpdateRefusal.self) {
+            _ = try BundleInstaller.launch(
+                acceptance: InstallerFixture.acceptance, store: store, embedded: Self.ungated, at: InstallerFixture.now)
+        }
+        let launched = try BundleInstaller.launch(
+            acceptance: InstallerFixture.acceptance, store: store, embedded: InstallerFixture.embedded,
+            at: InstallerFixture.now)
+        #expect(launched.policy.current.origin == .embedded)
+        #expect(await launched.embeddedChecks() == nil, "no checks deferred")
+    }
 }

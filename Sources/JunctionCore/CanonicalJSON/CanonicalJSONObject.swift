@@ -171,8 +171,8 @@ package struct CanonicalJSONObject {
     package func finish() throws(CanonicalJSONError) {
         guard found < fields.count else { return }
         let known = Set(asked)
-        let unknown = fields.keys.filter { !known.contains($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        guard let first = unknown.first else { return }
+        let unknown = fields.keys.filter { !known.contains($0) }
+        guard let first = unknown.min(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) else { return }
         let expected = known.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.joined(separator: ", ")
         throw error(
             at: path(of: first),

@@ -19,18 +19,8 @@ extension Route {
         return .table(fields)
     }
 
-    /// Reads ``canonicalJSONValue(relativeTo:)`` back; `fileNames` lets the locations of a
-    /// table's routes share their file's string.
-    package init(
-        canonicalJSON value: RuleValue, at path: String, file: String, directory: String?,
-        fileNames: inout SourceFileNames
-    ) throws(CanonicalJSONError) {
-        try self.init(
-            canonicalJSON: try CanonicalJSONObject(value, at: path, file: file, what: "a route"), file: file,
-            directory: directory, fileNames: &fileNames)
-    }
-
-    /// Reads a route from its object, however it was read.
+    /// Reads ``canonicalJSONValue(relativeTo:)`` back from its object, however it was read;
+    /// `fileNames` lets the locations of a table's routes share their file's string.
     package init(
         canonicalJSON object: CanonicalJSONObject, file: String, directory: String?, fileNames: inout SourceFileNames
     ) throws(CanonicalJSONError) {

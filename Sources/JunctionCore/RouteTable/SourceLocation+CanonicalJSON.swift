@@ -57,7 +57,8 @@ package struct SourceFileNames {
 
     /// The path of file `name`, inside `directory` when given.
     mutating func path(of name: Substring, in directory: String?) -> String {
-        if let last, last.name == name, last.directory == directory { return last.path }
+        // Byte for byte: two spellings of one name (NFC, NFD) are two files.
+        if let last, last.name.utf8.elementsEqual(name.utf8), last.directory == directory { return last.path }
         let path = directory.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + name } ?? String(name)
         last = (name, directory, path)
         return path

@@ -54,10 +54,22 @@ extension UpdateAcceptance {
     /// - Throws: ``UpdateRefusal``: `selfTestFailed` or `invariantFailed`.
     func runSelfChecks(_ update: AcceptedUpdate) throws(UpdateRefusal) {
         let label = "\(update.artifact.header.name)@\(update.artifact.header.version)"
-        let own =
-            policy.interceptors.isEmpty ? update.decider : try decider(for: update.bundle, interceptors: [])
-        try runSelfTests(update.bundle, on: own, label: label)
-        try checkInvariants(on: update.decider, label: label)
+        // On engines of their own: the bundle already decides for the app, and its pool
+        // lends its one compiled engine to whoever asks first — the app's first decisions
+        // would have compiled another while the checks held it.
+        let bundle: RuleBundle
+        do {
+            bundle = try RuleBundle(
+                directory: update.bundle.directory, manifest: update.bundle.manifest, routes: update.bundle.routes,
+                sources: update.bundle.sources, tests: update.bundle.tests, limits: policy.sandboxLimits,
+                logger: policy.ruleLogger)
+        } catch {
+            throw UpdateRefusal.bundleInvalid(update.bundle.directory, error.diagnostics)
+        }
+        let own = try decider(for: bundle, interceptors: [])
+        try runSelfTests(bundle, on: own, label: label)
+        let app = policy.interceptors.isEmpty ? own : try decider(for: bundle, interceptors: policy.interceptors)
+        try checkInvariants(on: app, label: label)
     }
 
     private func checkHost(minimum text: String?, of label: String, field: String) throws(UpdateRefusal) {
