@@ -32,7 +32,19 @@ struct VersionParser {
             return Result { () throws(VersionSyntaxError) in try parser.version() }
         }
         let result = text.utf8.withContiguousStorageIfAvailable(read) ?? Array(text.utf8).withUnsafeBufferPointer(read)
-        return try result.get()
+        let version = try result.get()
+        // Written in full (`64` is `64.0.0`) a version grows by at most four bytes: one that
+        // reads must also write within the cap, or what is written would not read back.
+        if length > maximumLength - 4 {
+            let written = version.description.utf8.count
+            guard written <= maximumLength else {
+                throw VersionSyntaxError(
+                    text: text, offset: length,
+                    problem:
+                        "written in full it is \(written) bytes long; a version has at most \(maximumLength)")
+            }
+        }
+        return version
     }
 
     // MARK: - The grammar

@@ -95,6 +95,11 @@ import Testing
         Reading("1.99999999999999999999999", error: "the number at byte 3 has more than 18 digits"),
         Reading("1.0.0-beta.1234567890123456789", error: "the number at byte 12 has more than 18 digits"),
         Reading(String(repeating: "1.", count: 128) + "1", error: "it is 257 bytes long; a version has at most 256"),
+        // The capabilities fuzz target's finding: 256 bytes as written, 260 written in full
+        // (`64` is `64.0.0`), so what a capability file read it could not write back.
+        Reading(
+            "64-" + String(repeating: "b", count: 253),
+            error: "written in full it is 260 bytes long; a version has at most 256"),
     ]
 
     @Test(arguments: grammar)
