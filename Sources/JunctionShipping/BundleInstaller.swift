@@ -77,11 +77,11 @@ public actor BundleInstaller {
     /// the persisted current update and the last-known-good that passes acceptance — every
     /// check but the dates, and but its self-tests and the app's invariants when it carries
     /// this acceptance's stamp for its bytes (``UpdateAcceptance/reverify(_:)``; a pass
-    /// without one records it) — becomes the active snapshot, else the embedded bundle. A persisted current update that no longer
-    /// passes (damaged, refused by a stricter app) is dropped from the store; one past its
-    /// expiry is not — it launches stale, or, under ``StaleBundlePolicy/fallBackToEmbedded``,
-    /// stays persisted while the embedded bundle decides. The ratchet and the refused
-    /// identities stay.
+    /// without one records it) — becomes the active snapshot, else the embedded bundle. A
+    /// persisted current update that no longer passes (damaged, refused by a stricter app)
+    /// is dropped from the store; one past its expiry is not — it launches stale, or, under
+    /// ``StaleBundlePolicy/fallBackToEmbedded``, stays persisted while the embedded bundle
+    /// decides. The ratchet and the refused identities stay.
     /// - Parameters:
     ///   - acceptance: The checks updates are held to, with the app's keyring, invariants,
     ///     Swift interceptors and decider options.
