@@ -10,6 +10,11 @@ final class ConformanceSession {
     let timeout: Duration
     private(set) var failures: [PresenterConformance.Failure] = []
     private var opened = 0
+    /// The most one turn of ``settle(after:)`` adds to a transition's waiting time.
+    static let longestTurn = Duration.milliseconds(20)
+    /// The transition being timed (by when it started), and how long it has been waited for.
+    private var watched: ContinuousClock.Instant?
+    private var waited = Duration.zero
 
     init?(
         check: String, subject: some InspectablePresenter, content: @escaping @MainActor (String, PageID) -> Any,
@@ -53,14 +58,31 @@ final class ConformanceSession {
 
     /// Waits until the screen has caught up (or a transition ran past the timeout), then
     /// checks that the presenter shows the router's pages.
+    ///
+    /// A transition's time counts only while the main actor could run: each turn of this
+    /// loop adds at most ``longestTurn``, so a main actor held elsewhere for seconds (a busy
+    /// machine, a parallel test) does not fail a presenter whose completion was queued
+    /// behind it all along.
     func settle(after step: String) async {
         let clock = ContinuousClock()
         var quiet = 0
+        var lastTurn = clock.now
         while true {
+            let now = clock.now
+            let turn = min(now - lastTurn, Self.longestTurn)
+            lastTurn = now
             for problem in probe.takeProblems() { fail("\(step): \(problem)") }
-            if let running = probe.inFlight, clock.now - running.since > timeout {
-                fail("\(step): \(running.description) did not complete within \(timeout)")
-                return
+            if let running = probe.inFlight {
+                if watched != running.since {
+                    watched = running.since
+                    waited = min(now - running.since, Self.longestTurn)
+                } else {
+                    waited += turn
+                }
+                if waited > timeout {
+                    fail("\(step): \(running.description) did not complete within \(timeout)")
+                    return
+                }
             }
             // Settled, and still settled a few turns later (opens decide asynchronously).
             if router.isScreenSettled && probe.inFlight == nil {

@@ -1,3 +1,4 @@
+import Foundation
 import Junction
 import JunctionPresenterTesting
 import Testing
@@ -14,9 +15,12 @@ import Testing
         var screen = ReferenceScreen()
         let delay: Duration?
         let flaw: Flaw
-        init(delay: Duration? = nil, flaw: Flaw = .none) {
+        /// How long the first transition holds the main actor after it starts its animation.
+        var stall: TimeInterval?
+        init(delay: Duration? = nil, flaw: Flaw = .none, stall: TimeInterval? = nil) {
             self.delay = delay
             self.flaw = flaw
+            self.stall = stall
         }
         var shownPageIDs: [PageID] { screen.visible }
 
@@ -35,6 +39,10 @@ import Testing
                 Task { @MainActor in
                     try? await Task.sleep(for: delay)
                     completion()
+                }
+                if let stall {
+                    self.stall = nil
+                    Thread.sleep(forTimeInterval: stall)
                 }
             }
         }
@@ -58,6 +66,15 @@ import Testing
 
     @Test func passesAPresenterThatCompletesWhenItsAnimationEnds() async {
         let failures = await Self.run { ScreenPresenter(delay: .milliseconds(2)) }
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    /// A main actor held elsewhere past the timeout, with the completion queued behind it,
+    /// is the machine's fault, not the presenter's (CI on a busy machine failed this way).
+    @Test func passesAPresenterWhoseCompletionWaitedBehindABusyMainActor() async {
+        var brief = Self.quick
+        brief.transitionTimeout = .milliseconds(200)
+        let failures = await Self.run({ ScreenPresenter(delay: .milliseconds(2), stall: 0.4) }, options: brief)
         #expect(failures.isEmpty, "\(failures)")
     }
 
