@@ -64,7 +64,7 @@ import Testing
         #expect(error?.description == "object.lua:1: \(message)")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func neverCallsTostringOnAnErrorObject() throws {
         let sandbox = try LuaState(limits: SandboxLimits()) { _ in }
         let source = """

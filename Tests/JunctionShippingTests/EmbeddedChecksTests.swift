@@ -17,7 +17,8 @@ import Testing
         return ShippingFixture.artifact(members, version: "1.0.0")
     }()
 
-    /// The first failure the events report, waiting at most 10 s.
+    /// The first failure the events report, waiting at most two minutes (a parallel test run
+    /// can keep the checks from running for many seconds).
     static func firstFailure(of installer: BundleInstaller) async -> UpdateFailure? {
         let events = installer.events
         return await withTaskGroup(of: UpdateFailure?.self) { group in
@@ -26,7 +27,7 @@ import Testing
                 return nil
             }
             group.addTask {
-                try? await Task.sleep(for: .seconds(10))
+                try? await Task.sleep(for: .seconds(120))
                 return nil
             }
             let first = await group.next() ?? nil

@@ -116,7 +116,12 @@ import Testing
         let opens = ["myapp://home", "myapp://moments/1", "myapp://moments/2"].map { url in
             Task { await router.open(url) }
         }
-        for _ in 0..<50 { await Task.yield() }
+        // Decisions run off the main actor: wait for all three (not for a number of turns,
+        // which a busy machine outlasts), two minutes at most.
+        let deadline = ContinuousClock.now + .seconds(120)
+        while router.pages.count < 3 || running == nil, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
         #expect(model.visible.count == 1)  // the first change runs; the others wait for it
         while !router.isScreenSettled {
             let done = running

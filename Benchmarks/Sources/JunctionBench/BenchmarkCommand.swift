@@ -26,7 +26,7 @@ enum BenchmarkCommand {
             print(BenchmarkOptions.usage)
             return
         }
-        let harness = options.quick ? Harness.quick : Harness.standard
+        let harness = options.profileSeconds.map(Harness.profile) ?? (options.quick ? Harness.quick : Harness.standard)
         var checksum = 0
         var reports: [String] = []
         for group in groups {

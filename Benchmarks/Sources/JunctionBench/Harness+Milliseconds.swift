@@ -5,7 +5,7 @@ extension Harness {
     func measureInMilliseconds(_ contenders: [Contender]) -> [Measurement] {
         // A sample target far below one operation makes the harness run one per sample.
         let oneEach = Harness(samples: samples, sampleTarget: .microseconds(1), warmUp: warmUp)
-        var measurements = oneEach.measure(contenders)
+        var measurements = (isProfile ? self : oneEach).measure(contenders)
         for index in measurements.indices {
             measurements[index].reportsMilliseconds = true
             let measurement = measurements[index]

@@ -12,11 +12,18 @@ struct Harness {
     var sampleTarget: Duration
     /// How long to run each contender, untimed, before sampling.
     var warmUp: Duration
+    /// Whether this is ``profile(seconds:)``'s one long sample, which every group keeps.
+    var isProfile = false
 
     /// 21 samples of ~30 ms after 100 ms of warm-up.
     static let standard = Harness(samples: 21, sampleTarget: .milliseconds(30), warmUp: .milliseconds(100))
     /// 5 samples of ~3 ms: only shows that everything runs.
     static let quick = Harness(samples: 5, sampleTarget: .milliseconds(3), warmUp: .milliseconds(5))
+
+    /// One sample of `seconds`, no warm-up: for a profiler.
+    static func profile(seconds: Int) -> Harness {
+        Harness(samples: 1, sampleTarget: .seconds(seconds), warmUp: .zero, isProfile: true)
+    }
 
     /// Measures contenders against each other.
     /// - Parameter contenders: What to time.

@@ -43,7 +43,7 @@ import Testing
         guard try special.make(at: path, outside: outside) else { return }  // a device needs root
         let outsideBytes = FileManager.default.contents(atPath: outside)
 
-        let state = try #require(try SpecialFile.within(1) { BundleStore(directory: directory).load() })
+        let state = try #require(try SpecialFile.within(30) { BundleStore(directory: directory).load() })
         #expect(
             state.problems.map(\.description) == [
                 "corrupt: open \(path): \(special.kind), where the store keeps a regular file it wrote; it is not read"
@@ -61,7 +61,7 @@ import Testing
         // (a directory is not removed: `rename(2)` cannot replace it, and the change says so).
         guard special != .directory || place != .state else { return }
         let store = BundleStore(directory: directory)
-        let committed = try SpecialFile.within(1) {
+        let committed = try SpecialFile.within(30) {
             try store.commit(StoreFixture.update(seq: 4))
             return true
         }
@@ -92,7 +92,7 @@ import Testing
             : directory + "/objects/\(InstallerFixture.identity6.artifactSHA256).jbundle"
         #expect(try SpecialFile.fifo.make(at: path, outside: ""))
 
-        let restarted = try #require(try SpecialFile.within(1) { try InstallerFixture.launch(directory) })
+        let restarted = try #require(try SpecialFile.within(30) { try InstallerFixture.launch(directory) })
         #expect(restarted.policy.current.identity == InstallerFixture.identity5)
         #expect(restarted.policy.current.origin == (place == .state ? .persisted : .lastKnownGood))
         #expect(InstallerFixture.decidesUnderSeq5(restarted.policy))
@@ -106,7 +106,7 @@ import Testing
         let path = directory + "/install-id"
         guard try special.make(at: path, outside: (directory as NSString).deletingLastPathComponent + "/outside")
         else { return }
-        let id = try #require(try SpecialFile.within(1) { try BundleStore(directory: directory).installID() })
+        let id = try #require(try SpecialFile.within(30) { try BundleStore(directory: directory).installID() })
         #expect(id.utf8.count == 32)
         #expect(try BundleStore(directory: directory).installID() == id)
     }

@@ -83,7 +83,7 @@ import Testing
         else { return }
         let fileSystem = fileSystem
         let outcome = try #require(
-            try SpecialFile.within(1) {
+            try SpecialFile.within(30) {
                 Result { () throws(StoreError) in try fileSystem.read(path, maximumBytes: 10) }
             })
         #expect(
@@ -105,7 +105,7 @@ import Testing
         guard special != .directory, try special.make(at: path, outside: outside) else { return }
         let outsideBytes = FileManager.default.contents(atPath: outside)
         let fileSystem = fileSystem
-        let created = try SpecialFile.within(1) {
+        let created = try SpecialFile.within(30) {
             try fileSystem.createFile(path, contents: [4, 5])
             return true
         }

@@ -62,11 +62,14 @@ final class AnimatingPresenter: Presenter {
         if inFlight == nil { act() } else { afterAnimation.append(act) }
     }
 
-    /// Completes animations until the router has nothing left to show.
+    /// Completes animations until the router has nothing left to show (decisions run off
+    /// the main actor, so it waits for them rather than counting turns; two minutes at most).
     func settle(_ router: Router) async {
-        for _ in 0..<10_000 {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < deadline {
             for _ in 0..<20 { await Task.yield() }
             if inFlight == nil && router.isScreenSettled { return }
+            if inFlight == nil { try? await Task.sleep(for: .milliseconds(1)) }
             completeAnimation()
         }
     }

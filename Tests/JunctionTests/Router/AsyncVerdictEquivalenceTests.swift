@@ -149,7 +149,7 @@ import Testing
 
     /// An async interceptor that gates every route — its own gate's page too — is bounded
     /// as a rule's gate is: the gate's page gating itself is refused.
-    @Test(.timeLimit(.minutes(1))) func anAsyncGateIsBoundedAsARulesIs() async throws {
+    @Test(.timeLimit(.minutes(5))) func anAsyncGateIsBoundedAsARulesIs() async throws {
         let observed = try Observed(RouterAppRoutesTests.bundle("gates", routes: Self.routes))
         try observed.router.add(
             AsyncInterceptor("sso", scope: .all) { _, _ in .gate(url: "myapp://login", resume: true) })

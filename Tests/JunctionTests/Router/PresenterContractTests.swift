@@ -22,7 +22,7 @@ import Testing
         let first = Task { await router.open("myapp://home") }
         let second = Task { await router.open("myapp://moments/1") }
         let third = Task { await router.open("myapp://moments/2") }
-        for _ in 0..<50 { await Task.yield() }
+        await MainActorWait.until { router.pages.count == 3 && presenter.inFlight != nil }
         // The model ran ahead; the screen has one transition in flight and none started over it.
         #expect(router.pages.map(\.name) == ["home", "moments", "moments"])
         #expect(presenter.shown == 0 && presenter.inFlight != nil)
@@ -97,7 +97,7 @@ import Testing
         // moments/3 (on screen by then); moments/4, never shown, stays and is pushed.
         let third = Task { await router.open("myapp://moments/3") { results.value.append("moments/3: \($0.code)") } }
         let fourth = Task { await router.open("myapp://moments/4") }
-        for _ in 0..<50 { await Task.yield() }
+        await MainActorWait.until { router.pages.count == 5 && presenter.inFlight != nil }
         #expect(presenter.inFlight != nil)
         #expect(router.pages.map(\.name) == ["home", "moments", "moments", "moments", "moments"])
         presenter.swipeBack(fromVisible: 2)

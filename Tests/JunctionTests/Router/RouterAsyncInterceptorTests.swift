@@ -41,7 +41,7 @@ import Testing
         #expect(await router.open("myapp://user/42").summary == test.opening)
     }
 
-    @Test(.timeLimit(.minutes(1))) func aMissedDeadlineEndsTheRunAndCancelsTheInterceptor() async throws {
+    @Test(.timeLimit(.minutes(5))) func aMissedDeadlineEndsTheRunAndCancelsTheInterceptor() async throws {
         let router = try RouterFixture.router()
         let cancelled = Locked(false)
         // It would answer `continue` after ten minutes: only the deadline can end the open
