@@ -10,4 +10,7 @@ struct Contender {
     /// Runs the given number of iterations and returns a value computed from every
     /// result, so the optimiser cannot drop the work.
     var body: (Int) -> Int
+    /// Runs after each timed call of `body`, untimed: what the measured operation leaves
+    /// behind and a real caller would never pay for in its place (a launch's teardown).
+    var afterEachCall: () -> Void = {}
 }

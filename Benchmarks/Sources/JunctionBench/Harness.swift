@@ -37,7 +37,10 @@ struct Harness {
         }
         for (index, contender) in contenders.enumerated() {
             let end = clock.now + warmUp
-            repeat { checksums[index] &+= contender.body(iterations[index]) } while clock.now < end
+            repeat {
+                checksums[index] &+= contender.body(iterations[index])
+                contender.afterEachCall()
+            } while clock.now < end
         }
 
         var perOperation = [[Double]](repeating: [], count: contenders.count)
@@ -46,6 +49,7 @@ struct Harness {
                 let start = clock.now
                 checksums[index] &+= contender.body(iterations[index])
                 let elapsed = clock.now - start
+                contender.afterEachCall()
                 perOperation[index].append(
                     Self.nanoseconds(elapsed) / Double(iterations[index] * contender.operationsPerIteration))
             }
@@ -71,6 +75,7 @@ struct Harness {
             let start = clock.now
             checksum &+= contender.body(iterations)
             elapsed = clock.now - start
+            contender.afterEachCall()
             if elapsed >= sampleTarget / 10 || iterations >= 1 << 30 { break }
             iterations *= 2
         }

@@ -30,18 +30,36 @@ struct LaunchBenchmark: BenchmarkGroup {
             stores += [persisted, empty]
             try check(fixture, persisted: persisted, empty: empty)
             let n = fixture.source.routes.routes.count
-            func add(_ contender: String, _ body: @escaping () -> Int) {
+            // What a launch made is kept until the timed call ends, then let go untimed: an app
+            // launches once, and never pays for tearing its policy down before its first open.
+            let launched = LaunchedObjects()
+            func add(_ contender: String, _ body: @escaping () -> ([AnyObject], Int)) {
                 guard selected("\(name).\(contender)") else { return }
                 contenders.append(
-                    Contender(name: "\(name).\(contender)", n: n, operationsPerIteration: 1) { iterations in
-                        var sink = 0
-                        for _ in 0..<iterations { sink &+= body() }
-                        return sink
-                    })
+                    Contender(
+                        name: "\(name).\(contender)", n: n, operationsPerIteration: 1,
+                        body: { iterations in
+                            var sink = 0
+                            for _ in 0..<iterations {
+                                let (made, result) = body()
+                                launched.objects += made
+                                sink &+= result
+                            }
+                            return sink
+                        }, afterEachCall: { launched.objects.removeAll() }))
             }
-            add("persisted") { fixture.launch(from: persisted).decision.redirects.count + 1 }
-            add("embedded") { fixture.launch(from: empty).decision.redirects.count + 1 }
-            add("first_open") { Self.firstOpen(fixture, from: persisted) ? 1 : 0 }
+            add("persisted") {
+                let (installer, decision) = fixture.launch(from: persisted)
+                return ([installer], decision.redirects.count + 1)
+            }
+            add("embedded") {
+                let (installer, decision) = fixture.launch(from: empty)
+                return ([installer], decision.redirects.count + 1)
+            }
+            add("first_open") {
+                let (router, opened) = Self.firstOpen(fixture, from: persisted)
+                return (router, opened ? 1 : 0)
+            }
             StandardError.print(
                 "\(name).\(fixture.label): \(fixture.artifact.count) bytes, \(n) routes, "
                     + "first open \(fixture.firstURL) → \(fixture.firstTarget)")
@@ -49,18 +67,24 @@ struct LaunchBenchmark: BenchmarkGroup {
         return harness.measureInMilliseconds(contenders)
     }
 
+    /// What the launches of one sample made, let go after it.
+    private final class LaunchedObjects {
+        var objects: [AnyObject] = []
+    }
+
     /// Launches from `store`, makes a router on the installer's policy and opens the first
-    /// URL: whether its page was pushed.
-    private static func firstOpen(_ fixture: LaunchFixture, from store: BundleStore) -> Bool {
+    /// URL: the installer and router, and whether the page was pushed.
+    private static func firstOpen(_ fixture: LaunchFixture, from store: BundleStore) -> ([AnyObject], Bool) {
         let (installer, _) = fixture.launch(from: store)
         let policy = installer.policy
         let (url, source, target) = (fixture.firstURL, fixture.firstSource, fixture.firstTarget)
-        return MainActorPump.run { @MainActor in
+        let (router, opened) = MainActorPump.run { @MainActor () -> (Router, Bool) in
             let router = Router(policy: policy)
             router.register(page: target) { request in request.url }
-            if case .opened = await router.open(url, source: source) { return true }
-            return false
+            if case .opened = await router.open(url, source: source) { return (router, true) }
+            return (router, false)
         }
+        return ([installer, router], opened)
     }
 
     /// Every launch must do what it says before it is timed: decide under the persisted
@@ -76,7 +100,7 @@ struct LaunchBenchmark: BenchmarkGroup {
                 "\(name).\(fixture.label): launched from \(origins.0) and \(origins.1), deciding "
                     + "\(fromStore.decision.outcome) and \(fromApp.decision.outcome)")
         }
-        guard Self.firstOpen(fixture, from: persisted) else {
+        guard Self.firstOpen(fixture, from: persisted).1 else {
             throw BenchmarkFailure("\(name).first_open: \(fixture.firstURL) did not open \(fixture.firstTarget)")
         }
     }
