@@ -37,6 +37,16 @@ extension RouteTable {
         canonicalJSON bytes: [UInt8], file: String = "routes.json", directory: String? = nil,
         limits: CanonicalJSONLimits = .default
     ) throws(CanonicalJSONError) {
+        try self.init(canonicalJSON: bytes, file: file, directory: directory, limits: limits, validatedBefore: false)
+    }
+
+    /// ``init(canonicalJSON:file:directory:limits:)``; with `validatedBefore`, bytes this
+    /// process's code validated before (see ``RouteTableBuilder/buildValidatedBefore()``)
+    /// are decoded and compiled without comparing their routes again.
+    package init(
+        canonicalJSON bytes: [UInt8], file: String = "routes.json", directory: String? = nil,
+        limits: CanonicalJSONLimits = .default, validatedBefore: Bool
+    ) throws(CanonicalJSONError) {
         // The routes' objects are read member by member: a table's thousand routes had each
         // built a dictionary to be read once.
         var reader = CanonicalJSONReader(bytes: bytes, file: file, limits: limits)
@@ -70,7 +80,7 @@ extension RouteTable {
             builder.add(try Route(canonicalJSON: object, file: file, directory: directory, fileNames: &fileNames))
         }
         do {
-            self = try builder.build()
+            self = try validatedBefore ? builder.buildValidatedBefore() : builder.build()
         } catch {
             throw CanonicalJSONError(file: file, place: "routes", message: error.description)
         }

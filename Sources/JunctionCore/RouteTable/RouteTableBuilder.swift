@@ -100,6 +100,29 @@ public struct RouteTableBuilder: Sendable {
         return RouteTable(options: options, routes: routes, patterns: patterns, indexByName: indexByName)
     }
 
+    /// Compiles routes that passed ``build()`` before — the same routes, from the same
+    /// bytes, under the same limits (a device re-opening an update it accepted, its hash
+    /// checked and its acceptance stamped) — without checking them again: their patterns
+    /// parsed and their trie built, no names, parameters, shapes or expansions compared.
+    /// Should a pattern not parse after all, this is ``build()``, with its diagnostics.
+    /// - Returns: The table.
+    /// - Throws: What ``build()`` throws, when a pattern does not parse.
+    package func buildValidatedBefore() throws(RouteTableError) -> RouteTable {
+        var patterns: [RoutePattern] = []
+        patterns.reserveCapacity(routes.count)
+        var indexByName: [String: Int] = [:]
+        indexByName.reserveCapacity(routes.count)
+        for (index, route) in routes.enumerated() {
+            guard
+                let pattern = try? RoutePattern(
+                    route.pattern, hostAsPath: options.hostAsPath, maximumExpansions: options.maximumExpansionsPerRoute)
+            else { return try build() }
+            patterns.append(pattern)
+            if indexByName[route.name] == nil { indexByName[route.name] = index }
+        }
+        return RouteTable(options: options, routes: routes, patterns: patterns, indexByName: indexByName)
+    }
+
     /// How many patterns each route expands to (`nil` for one that does not parse: its parse
     /// says why), counted from the patterns' text without expanding them.
     /// - Throws: `RouteTableError` when together they make more than

@@ -36,6 +36,20 @@ extension RuleBundle {
         directory: String, json: CanonicalJSONLimits = .default, limits: SandboxLimits = SandboxLimits(),
         logger: Logger = Logger(label: "junction.lua"), coverage: Bool = false
     ) throws(BundleError) {
+        try self.init(
+            canonicalManifest: manifest, routes: routes, tests: tests, sources: sources, directory: directory,
+            json: json, limits: limits, logger: logger, coverage: coverage, routesValidatedBefore: false)
+    }
+
+    /// ``init(canonicalManifest:routes:tests:sources:directory:json:limits:logger:coverage:)``;
+    /// with `routesValidatedBefore`, `routes` are bytes this process's code validated before
+    /// (an update accepted on this device, its hash checked and its acceptance stamped), and
+    /// its table is compiled without comparing its routes again.
+    package init(
+        canonicalManifest manifest: [UInt8], routes: [UInt8], tests: [UInt8], sources: [RuleSource],
+        directory: String, json: CanonicalJSONLimits = .default, limits: SandboxLimits = SandboxLimits(),
+        logger: Logger = Logger(label: "junction.lua"), coverage: Bool = false, routesValidatedBefore: Bool
+    ) throws(BundleError) {
         var problems: [Diagnostic] = []
         func problem(_ error: CanonicalJSONError) {
             problems.append(
@@ -48,7 +62,8 @@ extension RuleBundle {
         var decodedTests: [RuleTestCase] = []
         do { decodedManifest = try BundleManifest(canonicalJSON: manifest, limits: json) } catch { problem(error) }
         do {
-            decodedRoutes = try RouteTable(canonicalJSON: routes, directory: directory, limits: json)
+            decodedRoutes = try RouteTable(
+                canonicalJSON: routes, directory: directory, limits: json, validatedBefore: routesValidatedBefore)
         } catch { problem(error) }
         do {
             decodedTests = try RuleTestCase.decode(

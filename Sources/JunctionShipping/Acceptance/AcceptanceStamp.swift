@@ -15,7 +15,8 @@ import Junction
 /// bytes is verified again in everything that could have changed — its pointer's and
 /// artifact's signatures, length and SHA-256, structure, member hashes and host version —
 /// and compiled, but its self-tests and the app's invariants, which this policy already
-/// ran on these bytes, are not run again. Anything else — no stamp, another one, other
+/// ran on these bytes, are not run again, nor are its routes compared with each other
+/// (names, shapes, expansion caps: ``RouteTableBuilder/buildValidatedBefore()``). Anything else — no stamp, another one, other
 /// bytes, a new app version, other invariants or interceptors — is verified in full, as
 /// before, and stamped when it passes. Without the device's secret no stamp can be made:
 /// whoever can write the store cannot spare an update a check it did not pass here.
@@ -26,7 +27,8 @@ import Junction
 enum AcceptanceStamp {
     /// Bumped when what acceptance checks changes, so that every stamp made before is
     /// verified again.
-    static let revision = 1
+    /// 2: a stamped update's route table is no longer validated again at launch.
+    static let revision = 2
 
     /// The policy's fingerprint: the SHA-256 of a text naming, field by field, everything
     /// it checks with.

@@ -22,6 +22,19 @@ extension RuleBundle {
         artifact: Artifact, json: CanonicalJSONLimits = .default, limits: SandboxLimits = SandboxLimits(),
         logger: Logger = Logger(label: "junction.lua"), readingTests: Bool = true
     ) throws(UpdateRefusal) {
+        try self.init(
+            artifact: artifact, json: json, limits: limits, logger: logger, readingTests: readingTests,
+            routesValidatedBefore: false)
+    }
+
+    /// ``init(artifact:json:limits:logger:readingTests:)``; with `routesValidatedBefore`,
+    /// the artifact is one this device accepted (its acceptance stamped, its bytes checked
+    /// against their hashes), and its route table is compiled without comparing its routes
+    /// again (``RouteTableBuilder/buildValidatedBefore()``).
+    package init(
+        artifact: Artifact, json: CanonicalJSONLimits = .default, limits: SandboxLimits = SandboxLimits(),
+        logger: Logger = Logger(label: "junction.lua"), readingTests: Bool, routesValidatedBefore: Bool
+    ) throws(UpdateRefusal) {
         let directory = "\(artifact.header.name)@\(artifact.header.version)"
         var problems: [Diagnostic] = []
         func member(_ path: String) -> [UInt8]? {
@@ -57,7 +70,7 @@ extension RuleBundle {
         do {
             try self.init(
                 canonicalManifest: manifest, routes: routes, tests: tests, sources: sources, directory: directory,
-                json: json, limits: limits, logger: logger)
+                json: json, limits: limits, logger: logger, routesValidatedBefore: routesValidatedBefore)
         } catch {
             throw UpdateRefusal.bundleInvalid(directory, error.diagnostics)
         }

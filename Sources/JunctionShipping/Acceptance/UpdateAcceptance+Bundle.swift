@@ -27,7 +27,7 @@ extension UpdateAcceptance {
         try checkHost(minimum: header.minimumHostVersion, of: label, field: "the artifact's minimum_host_version")
         let bundle = try RuleBundle(
             artifact: artifact, json: policy.jsonLimits, limits: policy.sandboxLimits, logger: policy.ruleLogger,
-            readingTests: selfChecks != .skipped)
+            readingTests: selfChecks != .skipped, routesValidatedBefore: selfChecks == .skipped)
         try checkHost(
             minimum: bundle.manifest.minimumHostVersion?.description, of: label,
             field: "the manifest's minimum_host_version")
