@@ -30,11 +30,12 @@ import Testing
     /// other invariants, another app version or another interceptor priority.
     static func acceptance(
         _ counter: Counter, key: [UInt8]? = key, invariants: [AppInvariant] = ShippingFixture.invariants,
-        hostVersion: SemanticVersion = SemanticVersion(6), priority: Int = 0
+        hostVersion: SemanticVersion = SemanticVersion(6), priority: Int = 0,
+        keyring: Keyring = ShippingFixture.keyring
     ) -> UpdateAcceptance {
         UpdateAcceptance(
             policy: AcceptancePolicy(
-                keyring: ShippingFixture.keyring, hostVersion: hostVersion, channel: "stable", invariants: invariants,
+                keyring: keyring, hostVersion: hostVersion, channel: "stable", invariants: invariants,
                 interceptors: [
                     SwiftInterceptor("count", scope: .all, priority: priority) { _, _ in
                         counter.add()
@@ -134,6 +135,8 @@ import Testing
         case otherInvariants
         /// The app's interceptor runs at another priority.
         case otherInterceptor
+        /// The app trusts one more key: the signatures are checked again.
+        case anotherKeyTrusted
 
         var testDescription: String { rawValue }
     }
@@ -168,6 +171,9 @@ import Testing
                     AppInvariant(open: "myapp://start", expect: .redirected(to: "myapp://home"))
                 ])
         case .otherInterceptor: launching = Self.acceptance(counter, priority: 5)
+        case .anotherKeyTrusted:
+            launching = Self.acceptance(
+                counter, keyring: Keyring([ShippingFixture.key.publicKey, ShippingFixture.otherKey.publicKey]))
         }
 
         counter.reset()
@@ -180,6 +186,24 @@ import Testing
         let again = try InstallerFixture.launch(directory, acceptance: launching)
         #expect(again.policy.current.identity == InstallerFixture.identity5)
         #expect(counter.value == 0, "stamped by the launch that verified it")
+    }
+
+    /// The signatures a stamp spares are those of the keyring it was made under: an app
+    /// that no longer trusts the signing key refuses the stamped update (its stamp is not
+    /// this policy's, so the signatures are checked again).
+    @Test func aStampedUpdateOfAKeyNoLongerTrustedIsRefused() async throws {
+        let directory = InstallerFixture.directory()
+        defer { InstallerFixture.remove(directory) }
+        let counter = Counter()
+        try await Self.installedSeq5(directory, acceptance: Self.acceptance(counter))
+        let stored = try #require(BundleStore(directory: directory).load().current)
+        #expect(stored.acceptance != nil)
+        let revoked = Self.acceptance(counter, keyring: Keyring([ShippingFixture.otherKey.publicKey]))
+        #expect(
+            performing: { try revoked.reverify(stored) },
+            throws: { error in
+                (error as? UpdateRefusal)?.code == .pointerUnknownKey
+            })
     }
 
     /// A stamp made without the device's key — or the key's stamp under the app's earlier

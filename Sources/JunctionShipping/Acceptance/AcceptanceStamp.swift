@@ -12,11 +12,12 @@ import Junction
 /// (`stamps/<pointer's SHA-256>`).
 ///
 /// At launch, an update whose stored stamp is the one this policy computes for its exact
-/// bytes is verified again in everything that could have changed — its pointer's and
-/// artifact's signatures, length and SHA-256, structure, member hashes and host version —
-/// and compiled, but its self-tests and the app's invariants, which this policy already
-/// ran on these bytes, are not run again, nor are its routes compared with each other
-/// (names, shapes, expansion caps: ``RouteTableBuilder/buildValidatedBefore()``). Anything else — no stamp, another one, other
+/// bytes is verified again in everything that could have changed — its artifact's length
+/// and SHA-256 against the pointer, the pointer's channel, both files' structure, the host
+/// version — and compiled. What this policy already checked on these bytes is not checked
+/// again: the pointer's and artifact's Ed25519 signatures and the members' hashes (the same
+/// bytes, by SHA-256, under the same keyring), the self-tests, the app's invariants, and
+/// the comparison of its routes with each other (``RouteTableBuilder/buildValidatedBefore()``). Anything else — no stamp, another one, other
 /// bytes, a new app version, other invariants or interceptors — is verified in full, as
 /// before, and stamped when it passes. Without the device's secret no stamp can be made:
 /// whoever can write the store cannot spare an update a check it did not pass here.
@@ -27,7 +28,8 @@ import Junction
 enum AcceptanceStamp {
     /// Bumped when what acceptance checks changes, so that every stamp made before is
     /// verified again.
-    /// 2: a stamped update's route table is no longer validated again at launch.
+    /// 2: a stamped update's route table, signatures and member hashes are not checked again
+    /// at launch.
     static let revision = 2
 
     /// The policy's fingerprint: the SHA-256 of a text naming, field by field, everything

@@ -138,9 +138,13 @@ public struct UpdateAcceptance: Sendable {
     }
 
     /// The pointer, its signature verified.
-    private func verify(pointer bytes: [UInt8]) throws(UpdateRefusal) -> VerifiedPointer {
+    /// `stamped`: the pointer's bytes are bound to this policy's earlier verification by
+    /// their stamp, so its signature is not checked again.
+    private func verify(pointer bytes: [UInt8], stamped: Bool = false) throws(UpdateRefusal) -> VerifiedPointer {
         do {
-            return VerifiedPointer(pointer: try ChannelPointer(verifying: bytes, keyring: policy.keyring), bytes: bytes)
+            let pointer = try ChannelPointer(
+                verifying: bytes, keyring: policy.keyring, signatureVerifiedBefore: stamped)
+            return VerifiedPointer(pointer: pointer, bytes: bytes)
         } catch {
             let advice =
                 switch error.code {
@@ -238,7 +242,7 @@ public struct UpdateAcceptance: Sendable {
                 identity: identity)
         }
         do {
-            let artifact = try verify(artifact: bytes, dates: dates)
+            let artifact = try verify(artifact: bytes, dates: dates, stamped: selfChecks == .skipped)
             return try accept(artifact, pointer: verified, identity: identity, selfChecks: selfChecks)
         } catch {
             throw error.about(identity)
@@ -269,18 +273,19 @@ public struct UpdateAcceptance: Sendable {
     /// Verifies again, at launch, an update the store kept: as ``reverify(pointer:artifact:)``,
     /// but when the policy has a stamp key and the update carries this pipeline's stamp for
     /// its exact bytes
-    /// (``stamp(artifactSHA256:pointer:)``) its self-tests and the app's invariants — which
-    /// ran here, on these bytes, under this policy — are not run again. Everything that
-    /// could have changed still is checked: the pointer's signature and channel, the
-    /// artifact's length, SHA-256, signature, structure, member hashes and host version,
-    /// and the bundle is compiled.
+    /// (``stamp(artifactSHA256:pointer:)``) what ran here, on these bytes, under this policy
+    /// is not run again: its self-tests, the app's invariants, the pointer's and artifact's
+    /// signatures and the members' hashes (the stamp binds the SHA-256 of both files; the
+    /// artifact's is checked again), and the comparison of its routes with each other.
+    /// Everything that could have changed still is checked: the pointer's channel and fields,
+    /// the artifact's length, SHA-256, structure and host version, and the bundle is compiled.
     /// - Parameter stored: The update, as ``BundleStore/load()`` gave it.
     /// - Returns: The update, ready to activate.
     /// - Throws: ``UpdateRefusal``, as ``reverify(pointer:artifact:)``.
     public func reverify(_ stored: StoredUpdate) throws(UpdateRefusal) -> AcceptedUpdate {
         let expected = stamp(artifactSHA256: stored.identity.artifactSHA256, pointer: stored.pointer)
         let stamped = expected != nil && stored.acceptance == expected
-        let verified = try reverifiedPointer(stored.pointer)
+        let verified = try reverifiedPointer(stored.pointer, stamped: stamped)
         try checkAnnouncedLength(of: verified)
         return try acceptArtifact(
             stored.artifact, for: verified, dates: .skipped, selfChecks: stamped ? .skipped : .now)
@@ -305,8 +310,8 @@ public struct UpdateAcceptance: Sendable {
     }
 
     /// A persisted pointer's signature and channel.
-    private func reverifiedPointer(_ bytes: [UInt8]) throws(UpdateRefusal) -> VerifiedPointer {
-        let verified = try verify(pointer: bytes)
+    private func reverifiedPointer(_ bytes: [UInt8], stamped: Bool = false) throws(UpdateRefusal) -> VerifiedPointer {
+        let verified = try verify(pointer: bytes, stamped: stamped)
         if let channel = policy.channel, verified.pointer.channel != channel {
             throw UpdateRefusal(
                 .wrongChannel,
@@ -345,10 +350,18 @@ public struct UpdateAcceptance: Sendable {
     }
 
     /// The artifact's own checks, its dates as `dates` says.
-    private func verify(artifact bytes: [UInt8], dates: ArtifactDateCheck) throws(UpdateRefusal) -> Artifact {
+    /// `stamped`: the bytes, their SHA-256 checked against the pointer's, are bound to this
+    /// policy's earlier verification by their stamp, so their signature and members' hashes
+    /// are not checked again.
+    private func verify(artifact bytes: [UInt8], dates: ArtifactDateCheck, stamped: Bool = false)
+        throws(UpdateRefusal) -> Artifact
+    {
         var limits = policy.artifactLimits
         limits.clockSkew = policy.clockSkew
-        do { return try Artifact(verifying: bytes, keyring: policy.keyring, dates: dates, limits: limits) } catch {
+        do {
+            return try Artifact(
+                verifying: bytes, keyring: policy.keyring, dates: dates, limits: limits, verifiedBefore: stamped)
+        } catch {
             throw Self.refusal(error)
         }
     }

@@ -1,0 +1,67 @@
+import Foundation
+import JunctionArtifact
+import JunctionCore
+import Testing
+
+/// Re-opening bytes verified before (a device's stamped update at launch) skips exactly the
+/// signature — and for an artifact the members' hashes — and nothing else: structure, key
+/// and fields are refused as ever. What catches changed bytes is the caller's SHA-256 check
+/// against what its stamp binds.
+@Suite struct VerifiedBeforeTests {
+    static func artifact(_ bytes: [UInt8], verifiedBefore: Bool, keyring: Keyring = Fixtures.keyring) -> String? {
+        ArtifactBuilderTests.message {
+            try Artifact(
+                verifying: bytes, keyring: keyring, dates: .skipped, limits: .default, verifiedBefore: verifiedBefore)
+        }
+    }
+
+    static func pointer(_ bytes: [UInt8], verifiedBefore: Bool, keyring: Keyring = Fixtures.keyring) -> String? {
+        do {
+            _ = try ChannelPointer(verifying: bytes, keyring: keyring, signatureVerifiedBefore: verifiedBefore)
+            return nil
+        } catch { return error.description }
+    }
+
+    /// The artifact with one byte flipped at `offset` from its end (negative) or start.
+    static func flipped(_ bytes: [UInt8], at offset: Int) -> [UInt8] {
+        var bytes = bytes
+        bytes[offset < 0 ? bytes.count + offset : offset] ^= 0x01
+        return bytes
+    }
+
+    @Test func anArtifactsSignatureAndMemberHashesAreWhatIsSkipped() throws {
+        let good = Fixtures.artifact
+        #expect(Self.artifact(good, verifiedBefore: true) == nil)
+        let badSignature = Self.flipped(good, at: -1)
+        #expect(Self.artifact(badSignature, verifiedBefore: false)?.hasPrefix("badSignature") == true)
+        #expect(Self.artifact(badSignature, verifiedBefore: true) == nil)
+        // A member's byte: the signature would catch it, and its hash; neither is checked.
+        let lastMember = good.count - 64 - 2
+        let changedMember = Self.flipped(good, at: lastMember)
+        #expect(Self.artifact(changedMember, verifiedBefore: false) != nil)
+        #expect(Self.artifact(changedMember, verifiedBefore: true) == nil)
+    }
+
+    @Test func anArtifactsStructureAndKeyAreCheckedStill() {
+        let good = Fixtures.artifact
+        #expect(Self.artifact(Array(good.prefix(good.count - 10)), verifiedBefore: true) != nil)
+        #expect(Self.artifact(Array(good.prefix(8)), verifiedBefore: true) != nil)
+        let stranger = Keyring([Fixtures.otherKey.publicKey])
+        #expect(Self.artifact(good, verifiedBefore: true, keyring: stranger)?.hasPrefix("unknownKey") == true)
+    }
+
+    @Test func aPointersSignatureIsWhatIsSkipped() throws {
+        let good = ChannelPointerTests.file
+        #expect(Self.pointer(good, verifiedBefore: true) == nil)
+        // Another key's signature over the same fields: valid base64, 64 bytes, wrong.
+        let forged = ChannelPointerTests.signing(ChannelPointerTests.fields, with: Fixtures.otherKey)
+        #expect(Self.pointer(forged, verifiedBefore: false)?.contains("does not verify") == true)
+        #expect(Self.pointer(forged, verifiedBefore: true) == nil)
+        let stranger = Keyring([Fixtures.otherKey.publicKey])
+        #expect(Self.pointer(good, verifiedBefore: true, keyring: stranger)?.contains("not in the keyring") == true)
+        var fields = ChannelPointerTests.fields
+        fields["format"] = .int(99)
+        let newer = ChannelPointerTests.signing(fields)
+        #expect(Self.pointer(newer, verifiedBefore: true)?.contains("format") == true)
+    }
+}
