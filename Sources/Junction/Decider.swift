@@ -72,6 +72,23 @@ public final class Decider: Sendable {
             routes: bundle.routes, bundle: bundle, interceptors: interceptors, appRoutes: appRoutes, options: options)
     }
 
+    /// ``init(bundle:interceptors:appRoutes:options:)`` for a bundle re-opened from bytes
+    /// validated before with these same interceptors (an update accepted on this device,
+    /// under its acceptance stamp, which binds the interceptors too): the patterns its
+    /// rules and the interceptors declare are compiled without being compared again.
+    package convenience init(
+        reopened bundle: RuleBundle, interceptors: [SwiftInterceptor], options: DeciderOptions
+    ) throws(BundleError) {
+        if let refusal = Self.hostVersionRefusal(
+            bundle.manifest, directory: bundle.directory, host: options.hostVersion)
+        {
+            throw refusal
+        }
+        try self.init(
+            routes: bundle.routes, bundle: bundle, interceptors: interceptors, appRoutes: AppRoutes(),
+            options: options, patternsValidatedBefore: bundle.validatedBefore)
+    }
+
     /// A decider with Swift interceptors only.
     /// - Parameters:
     ///   - routes: The route table.
@@ -111,7 +128,7 @@ public final class Decider: Sendable {
 
     private init(
         routes base: RouteTable, bundle: RuleBundle?, interceptors: [SwiftInterceptor], appRoutes: AppRoutes,
-        options: DeciderOptions
+        options: DeciderOptions, patternsValidatedBefore: Bool = false
     ) throws(BundleError) {
         let layered = try LayeredRoutes(appRoutes, over: base)
         let routes = layered.table
@@ -130,7 +147,8 @@ public final class Decider: Sendable {
         var plan: InterceptorPlan?
         do {
             redirects = try RedirectRules(
-                declarations.redirects, options: routes.options, onError: onError, directory: directory)
+                declarations.redirects, options: routes.options, onError: onError, directory: directory,
+                validatedBefore: patternsValidatedBefore)
         } catch {
             problems += error.diagnostics
         }
@@ -141,7 +159,8 @@ public final class Decider: Sendable {
             let swift = interceptors + appRoutes.interceptors.filter { !names.contains($0.name) }
             plan = try InterceptorPlan(
                 routes: routes, declarations: declarations, swift: swift, bundleOnError: onError,
-                directory: directory, sources: bundle?.sources ?? [])
+                directory: directory, sources: bundle?.sources ?? [],
+                validatedBefore: patternsValidatedBefore && appRoutes.isEmpty)
         } catch { problems += error.diagnostics }
         guard problems.isEmpty, let redirects, let plan else { throw BundleError(problems) }
         self.redirects = redirects

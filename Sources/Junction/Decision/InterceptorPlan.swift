@@ -21,13 +21,17 @@ package final class InterceptorPlan: Sendable {
     package let policyGroups: Set<String>
 
     /// Works out the chains.
-    /// - Parameter sources: The bundle's Lua files, to point at the column of a name
-    ///   that designates no route.
+    /// - Parameters:
+    ///   - sources: The bundle's Lua files, to point at the column of a name that
+    ///     designates no route.
+    ///   - validatedBefore: Whether the bundle and these interceptors were compiled together
+    ///     before, from the same bytes (an update re-opened under its acceptance stamp): the
+    ///     interceptors' patterns are then not compared with each other again.
     /// - Throws: `BundleError` for a route name that names no route, or an interceptor
     ///   pattern that does not compile.
     package init(
         routes: RouteTable, declarations: RuleDeclarations, swift: [SwiftInterceptor], bundleOnError: RuleErrorPolicy,
-        directory: String?, sources: [RuleSource] = []
+        directory: String?, sources: [RuleSource] = [], validatedBefore: Bool = false
     ) throws(BundleError) {
         var order = 0
         var globals: [PolicyStep] = []
@@ -85,7 +89,7 @@ package final class InterceptorPlan: Sendable {
 
         var problems: [Diagnostic] = []
         var unknownNames = 0
-        var bound = Array(repeating: [PolicyStep](), count: routes.routes.count)
+        var bound = Array(repeating: [PolicyStep](), count: routes.count)
         var patternOrder: [String] = []
         var patternSteps: [String: [PolicyStep]] = [:]
         var patternLocations: [String: String] = [:]
@@ -123,7 +127,7 @@ package final class InterceptorPlan: Sendable {
                     "\(more) more route name\(more == 1 ? "" : "s") of interceptors name no route; fix the ones above",
                     at: last.location))
         }
-        let built = builder.buildRulePatterns("an interceptor's pattern")
+        let built = builder.buildRulePatterns("an interceptor's pattern", validatedBefore: validatedBefore)
         problems += built.problems
         guard problems.isEmpty else { throw BundleError(problems) }
         patternTable = built.table
@@ -131,9 +135,19 @@ package final class InterceptorPlan: Sendable {
         policyGroups = Set(groupSteps.keys)
         // Sorted once per group, not once per route that lists the group.
         let sortedGroupSteps = groupSteps.mapValues { $0.sorted { $0.runsBefore($1) } }
-        chains = routes.routes.enumerated().map { index, route in
+        // Routes of the same groups and no interceptor of their own share one chain (a
+        // table's thousand routes had each built and kept its own copy); groups are read
+        // without compiling a deferred table.
+        var chainByGroups: [[String]: [PolicyStep]] = [:]
+        chains = (0..<routes.count).map { index in
+            let groups = routes.groups(ofRouteAt: index)
+            if bound[index].isEmpty, let shared = chainByGroups[groups] { return shared }
             var chain = globals
-            for group in route.groups { chain += sortedGroupSteps[group] ?? [] }
+            for group in groups { chain += sortedGroupSteps[group] ?? [] }
+            if bound[index].isEmpty {
+                chainByGroups[groups] = chain
+                return chain
+            }
             chain += bound[index].sorted { $0.runsBefore($1) }
             return chain
         }

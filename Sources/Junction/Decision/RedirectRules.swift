@@ -29,11 +29,13 @@ package final class RedirectRules: Sendable {
     ///   - onError: What a failing `when` does when its redirect declares no `on_error`:
     ///     the bundle's.
     ///   - directory: The bundle folder, for locations.
+    ///   - validatedBefore: Whether these declarations compiled before, from the same bytes
+    ///     (their patterns are then not compared with each other again).
     /// - Throws: `BundleError` with a diagnostic at each declaration that does not
     ///   compile: an invalid pattern, a template naming a parameter the pattern lacks.
     package init(
         _ declarations: [RuleDeclarations.Redirect], options: RouteTableOptions, onError: RuleErrorPolicy,
-        directory: String?
+        directory: String?, validatedBefore: Bool = false
     ) throws(BundleError) {
         var problems: [Diagnostic] = []
         var order: [String] = []
@@ -77,7 +79,7 @@ package final class RedirectRules: Sendable {
             route.location = SourceLocation(declaredAt: firstLocation[from] ?? "", in: directory)
             builder.add(route)
         }
-        let built = builder.buildRulePatterns("a redirect's from pattern")
+        let built = builder.buildRulePatterns("a redirect's from pattern", validatedBefore: validatedBefore)
         problems += built.problems
         guard problems.isEmpty else { throw BundleError(problems) }
         self.table = built.table

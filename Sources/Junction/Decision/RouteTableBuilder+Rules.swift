@@ -4,13 +4,18 @@ extension RouteTableBuilder {
     /// Builds a table of patterns that rules declared (a redirect's `from`, an
     /// interceptor's `pattern`): its routes are the builder's own, so each problem's
     /// message says instead which kind of pattern it is in.
-    /// - Parameter what: The kind of pattern, for messages: `a redirect's from pattern`.
+    /// - Parameters:
+    ///   - what: The kind of pattern, for messages: `a redirect's from pattern`.
+    ///   - validatedBefore: Whether these patterns passed ``RouteTableBuilder/build()`` before
+    ///     (``RouteTableBuilder/buildValidatedBefore()``).
     /// - Returns: The table, `nil` when the builder holds no pattern or one does not
     ///   compile; and the problems, each message prefixed with `in <what>: `.
-    func buildRulePatterns(_ what: String) -> (table: RouteTable?, problems: [Diagnostic]) {
+    func buildRulePatterns(_ what: String, validatedBefore: Bool = false) -> (
+        table: RouteTable?, problems: [Diagnostic]
+    ) {
         guard !routes.isEmpty else { return (nil, []) }
         do {
-            return (try build(), [])
+            return (try validatedBefore ? buildValidatedBefore() : build(), [])
         } catch {
             return (
                 nil,

@@ -1,10 +1,10 @@
 /// Reads strict JSON (see ``CanonicalJSON``) into a ``RuleValue``, in one pass whose
 /// cost is linear in the text; recursion is bounded by ``CanonicalJSONLimits/maximumDepth``.
 struct CanonicalJSONReader {
-    private let bytes: [UInt8]
-    private let file: String
-    private let limits: CanonicalJSONLimits
-    private var position = 0
+    let bytes: [UInt8]
+    let file: String
+    let limits: CanonicalJSONLimits
+    var position = 0
 
     init(bytes: [UInt8], file: String, limits: CanonicalJSONLimits) {
         self.bytes = bytes
@@ -28,7 +28,7 @@ struct CanonicalJSONReader {
 
     // MARK: - Values
 
-    private mutating func readValue(depth: Int) throws(CanonicalJSONError) -> RuleValue {
+    mutating func readValue(depth: Int) throws(CanonicalJSONError) -> RuleValue {
         guard position < bytes.count else { throw failure("the text ends where a value should be") }
         switch bytes[position] {
         case UInt8(ascii: "{"): return try readObject(depth: depth + 1)
@@ -139,7 +139,7 @@ struct CanonicalJSONReader {
     /// The members of the object at the position, in order, its keys checked to be unique;
     /// `special` may read a member's value itself (and give what stands for it), or leave
     /// it (`nil`) to be read as usual.
-    private mutating func readMembers(
+    mutating func readMembers(
         depth: Int, special: (inout CanonicalJSONReader, String) throws(CanonicalJSONError) -> RuleValue?
     ) throws(CanonicalJSONError) -> [(key: String, value: RuleValue)] {
         try enter(depth)
@@ -180,7 +180,7 @@ struct CanonicalJSONReader {
         }
     }
 
-    private func enter(_ depth: Int) throws(CanonicalJSONError) {
+    func enter(_ depth: Int) throws(CanonicalJSONError) {
         guard depth <= limits.maximumDepth else {
             throw failure("nests deeper than \(limits.maximumDepth) arrays and objects")
         }
@@ -188,7 +188,7 @@ struct CanonicalJSONReader {
 
     // MARK: - Strings
 
-    private mutating func readString() throws(CanonicalJSONError) -> String {
+    mutating func readString() throws(CanonicalJSONError) -> String {
         let start = position
         position += 1
         // Most strings have no escape: they are read straight from the text.
@@ -334,19 +334,19 @@ struct CanonicalJSONReader {
 
     // MARK: - Bytes
 
-    private var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
+    var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
 
-    private mutating func take(_ byte: UInt8) -> Bool {
+    mutating func take(_ byte: UInt8) -> Bool {
         guard peek == byte else { return false }
         position += 1
         return true
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
     }
 
-    private func failure(_ message: String) -> CanonicalJSONError {
+    func failure(_ message: String) -> CanonicalJSONError {
         CanonicalJSONError(file: file, place: "byte \(position)", message: message)
     }
 

@@ -11,8 +11,10 @@ extension RouteTrie {
         var catchAllCount: Int32 = 0
     }
 
-    /// Compiles validated routes (in registration order) with their parsed patterns.
-    convenience init(routes: [Route], patterns: [RoutePattern], caseSensitive: Bool) {
+    /// Compiles validated routes (in registration order) with their parsed patterns;
+    /// `indices`, when given, are the routes' places in their table (a shard of it), in
+    /// ascending order, else their places in `routes`.
+    convenience init(routes: [Route], patterns: [RoutePattern], indices: [Int32]? = nil, caseSensitive: Bool) {
         var growing: [GrowingNode] = []
         var namespaces: [Namespace] = []
         var entries: [Entry] = []
@@ -52,7 +54,8 @@ extension RouteTrie {
             for expansion in pattern.expansions {
                 var node = start
                 var entry = Entry(
-                    route: Int32(routeIndex), priority: route.priority, checks: [], captures: [], catchAllFrom: -1)
+                    route: indices?[routeIndex] ?? Int32(routeIndex), priority: route.priority, checks: [],
+                    captures: [], catchAllFrom: -1)
                 for (index, segment) in expansion.enumerated() {
                     let position = Int32(index)
                     switch segment {

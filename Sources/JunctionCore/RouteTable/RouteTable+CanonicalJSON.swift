@@ -47,25 +47,20 @@ extension RouteTable {
         canonicalJSON bytes: [UInt8], file: String = "routes.json", directory: String? = nil,
         limits: CanonicalJSONLimits = .default, validatedBefore: Bool
     ) throws(CanonicalJSONError) {
+        // Bytes validated before are skimmed, and compiled as URLs use them.
+        if validatedBefore,
+            let deferred = DeferredRoutes(
+                bytes: bytes, file: file, directory: directory, limits: limits, options: Self.options(in:))
+        {
+            self.init(deferred: deferred)
+            return
+        }
         // The routes' objects are read member by member: a table's thousand routes had each
         // built a dictionary to be read once.
         var reader = CanonicalJSONReader(bytes: bytes, file: file, limits: limits)
         let (value, routeItems) = try reader.readDocument(objectsIn: "routes")
         var document = try CanonicalJSONObject(value, at: "", file: file, what: "a route table")
-        var options = RouteTableOptions()
-        if var object = try document.object("options", what: "the options") {
-            if let text = try object.string("hostAsPath") {
-                guard let mode = HostAsPath(rawValue: text) else {
-                    throw object.error(
-                        "hostAsPath", "must be one of auto, always, never (got \"\(ContextSchema.shown(text))\")")
-                }
-                options.hostAsPath = mode
-            }
-            options.plusAsSpace = try object.bool("plusAsSpace") ?? options.plusAsSpace
-            options.caseSensitive = try object.bool("caseSensitive") ?? options.caseSensitive
-            options.dispatchedSchemes = Set((try object.strings("dispatchedSchemes") ?? []).map { $0.lowercased() })
-            try object.finish()
-        }
+        let options = try Self.options(in: &document)
         guard let items = try document.array("routes") else { throw document.error(at: "", "missing \"routes\"") }
         try document.finish()
         var builder = RouteTableBuilder(options: options)
@@ -84,5 +79,25 @@ extension RouteTable {
         } catch {
             throw CanonicalJSONError(file: file, place: "routes", message: error.description)
         }
+    }
+
+    /// The `options` member of a table's document.
+    private static func options(in document: inout CanonicalJSONObject) throws(CanonicalJSONError)
+        -> RouteTableOptions
+    {
+        var options = RouteTableOptions()
+        guard var object = try document.object("options", what: "the options") else { return options }
+        if let text = try object.string("hostAsPath") {
+            guard let mode = HostAsPath(rawValue: text) else {
+                throw object.error(
+                    "hostAsPath", "must be one of auto, always, never (got \"\(ContextSchema.shown(text))\")")
+            }
+            options.hostAsPath = mode
+        }
+        options.plusAsSpace = try object.bool("plusAsSpace") ?? options.plusAsSpace
+        options.caseSensitive = try object.bool("caseSensitive") ?? options.caseSensitive
+        options.dispatchedSchemes = Set((try object.strings("dispatchedSchemes") ?? []).map { $0.lowercased() })
+        try object.finish()
+        return options
     }
 }

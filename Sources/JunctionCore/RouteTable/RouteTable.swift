@@ -9,31 +9,95 @@
 /// then higher `priority`; then specificity segment by segment, left to right
 /// (constant > constrained parameter > parameter > `*` > `**`); then registration order.
 ///
-/// A table is one shared, immutable box: copying it costs one reference count.
+/// A table is one shared, immutable box: copying it costs one reference count. One read
+/// from bytes validated before (``init(canonicalJSON:file:directory:limits:validatedBefore:)``)
+/// compiles as URLs use it (``DeferredRoutes``) and answers alike.
 public struct RouteTable: Sendable {
-    private struct Fields: Sendable {
+    struct Fields: Sendable {
         let options: RouteTableOptions
         let routes: [Route]
         let trie: RouteTrie
         let indexByName: [String: Int]
     }
 
-    private let storage: CopyOnWrite<Fields>
+    /// Compiled at once, or as it is used.
+    private enum Storage: Sendable {
+        case compiled(CopyOnWrite<Fields>)
+        case deferred(DeferredRoutes)
+    }
+
+    private let storage: Storage
+
+    /// The whole table compiled (for a deferred one, compiled now once).
+    private var fields: Fields {
+        switch storage {
+        case .compiled(let box): box.fields
+        case .deferred(let deferred): deferred.compiled()
+        }
+    }
 
     /// How the table reads URLs.
-    public var options: RouteTableOptions { storage.fields.options }
+    public var options: RouteTableOptions {
+        switch storage {
+        case .compiled(let box): box.fields.options
+        case .deferred(let deferred): deferred.options
+        }
+    }
     /// The routes, in registration order.
-    public var routes: [Route] { storage.fields.routes }
-    var trie: RouteTrie { storage.fields.trie }
-    private var indexByName: [String: Int] { storage.fields.indexByName }
+    public var routes: [Route] { fields.routes }
+    var trie: RouteTrie { fields.trie }
+    private var indexByName: [String: Int] {
+        switch storage {
+        case .compiled(let box): box.fields.indexByName
+        case .deferred(let deferred): deferred.indexByName
+        }
+    }
+
+    /// How many routes the table has (a deferred table counts them without compiling).
+    package var count: Int {
+        switch storage {
+        case .compiled(let box): box.fields.routes.count
+        case .deferred(let deferred): deferred.skimmed.count
+        }
+    }
+
+    /// For a table that compiles as it is used: how many shards it compiled, and whether it
+    /// compiled the whole table; `nil` for one compiled at once. For tests and benchmarks.
+    package var deferredProgress: (shards: Int, whole: Bool)? {
+        guard case .deferred(let deferred) = storage else { return nil }
+        return deferred.progress
+    }
+
+    /// The route at `index` of ``routes`` (a deferred table decodes only it).
+    package func route(at index: Int) -> Route {
+        switch storage {
+        case .compiled(let box): box.fields.routes[index]
+        case .deferred(let deferred): deferred.route(at: index)
+        }
+    }
+
+    /// The groups of the route at `index` of ``routes`` (a deferred table read them when
+    /// it skimmed the text).
+    package func groups(ofRouteAt index: Int) -> [String] {
+        switch storage {
+        case .compiled(let box): box.fields.routes[index].groups
+        case .deferred(let deferred): deferred.skimmed[index].groups
+        }
+    }
 
     /// - Parameter indexByName: Each route's index by its name (names are unique).
     init(options: RouteTableOptions, routes: [Route], patterns: [RoutePattern], indexByName: [String: Int]) {
-        storage = CopyOnWrite(
-            Fields(
-                options: options, routes: routes,
-                trie: RouteTrie(routes: routes, patterns: patterns, caseSensitive: options.caseSensitive),
-                indexByName: indexByName))
+        storage = .compiled(
+            CopyOnWrite(
+                Fields(
+                    options: options, routes: routes,
+                    trie: RouteTrie(routes: routes, patterns: patterns, caseSensitive: options.caseSensitive),
+                    indexByName: indexByName)))
+    }
+
+    /// A table that compiles as it is used.
+    init(deferred: DeferredRoutes) {
+        storage = .deferred(deferred)
     }
 
     /// Validates and compiles routes.
@@ -73,14 +137,32 @@ public struct RouteTable: Sendable {
     /// - Parameter name: A route name.
     /// - Returns: The route.
     public func route(named name: String) -> Route? {
-        indexByName[name].map { routes[$0] }
+        indexByName[name].map(route(at:))
     }
 
     /// The best route for a URL.
     /// - Parameter uri: The URL.
     /// - Returns: The match, or `nil` when no route matches.
     public func match(_ uri: URI) -> RouteMatch? {
-        trie.best(uri, hostAsPath: options.hostAsPath).map { makeMatch($0, uri) }
+        switch storage {
+        case .compiled(let box):
+            let trie = box.fields.trie
+            return trie.best(uri, hostAsPath: options.hostAsPath).map { makeMatch($0, in: trie, uri) }
+        case .deferred(let deferred):
+            let found = withSearchInput(uri, hostAsPath: options.hostAsPath) { input -> (RouteTrie.Hit, RouteTrie)? in
+                let trie = deferred.trie(for: input)
+                return trie.best(input).map { ($0, trie) }
+            }
+            return found.map { makeMatch($0.0, in: $0.1, uri) }
+        }
+    }
+
+    /// The trie that answers `input`: the table's, or a deferred table's shard.
+    private func trie(for input: SearchInput) -> RouteTrie {
+        switch storage {
+        case .compiled(let box): box.fields.trie
+        case .deferred(let deferred): deferred.trie(for: input)
+        }
     }
 
     /// The best route for a URL in this table and in `other`, reading the URL once — for
@@ -92,8 +174,21 @@ public struct RouteTable: Sendable {
     /// - Returns: The best match in each.
     package func match(_ uri: URI, alsoIn other: RouteTable) -> (here: RouteMatch?, other: RouteMatch?) {
         precondition(other.options.hostAsPath == options.hostAsPath, "both tables must read hosts alike")
-        let hits = RouteTrie.best(uri, hostAsPath: options.hostAsPath, in: trie, alsoIn: other.trie)
-        return (hits.here.map { makeMatch($0, uri) }, hits.other.map { other.makeMatch($0, uri) })
+        if case .compiled(let box) = storage, case .compiled(let otherBox) = other.storage {
+            let (trie, otherTrie) = (box.fields.trie, otherBox.fields.trie)
+            let hits = RouteTrie.best(uri, hostAsPath: options.hostAsPath, in: trie, alsoIn: otherTrie)
+            return (
+                hits.here.map { makeMatch($0, in: trie, uri) },
+                hits.other.map { other.makeMatch($0, in: otherTrie, uri) }
+            )
+        }
+        let found = withSearchInput(uri, hostAsPath: options.hostAsPath) { input in
+            let (trie, otherTrie) = (self.trie(for: input), other.trie(for: input))
+            return (trie.best(input).map { ($0, trie) }, otherTrie.best(input).map { ($0, otherTrie) })
+        }
+        return (
+            found.0.map { makeMatch($0.0, in: $0.1, uri) }, found.1.map { other.makeMatch($0.0, in: $0.1, uri) }
+        )
     }
 
     /// Parses a URL and finds its best route.
@@ -109,13 +204,16 @@ public struct RouteTable: Sendable {
     /// - Parameter uri: The URL.
     /// - Returns: The matches in precedence order.
     public func matches(_ uri: URI) -> [RouteMatch] {
-        trie.all(uri, hostAsPath: options.hostAsPath, explain: false).hits.map { makeMatch($0, uri) }
+        let trie = trie
+        return trie.all(uri, hostAsPath: options.hostAsPath, explain: false).hits.map { makeMatch($0, in: trie, uri) }
     }
 
     /// Every matching route and every route a parameter constraint turned away.
     /// - Parameter uri: The URL.
     /// - Returns: The explanation.
     public func explain(_ uri: URI) -> MatchExplanation {
+        let trie = trie
+        let routes = routes
         let outcome = trie.all(uri, hostAsPath: options.hostAsPath, explain: true)
         let rejections = outcome.rejections.map { rejection -> String in
             let entry = trie.entries[Int(rejection.entry)]
@@ -134,7 +232,7 @@ public struct RouteTable: Sendable {
         let hostIsPath = !host.isEmpty && uri.hostKind == .registeredName && options.hostAsPath.treatsAsPath(host)
         let path = uri.percentEncodedPath
         return MatchExplanation(
-            uri: uri, candidates: outcome.hits.map { makeMatch($0, uri) },
+            uri: uri, candidates: outcome.hits.map { makeMatch($0, in: trie, uri) },
             rejections: rejections.filter { seen.insert($0).inserted },
             namespaceFound: outcome.namespaceFound,
             originText: host.isEmpty || hostIsPath ? nil : host,
@@ -142,10 +240,11 @@ public struct RouteTable: Sendable {
         )
     }
 
-    fileprivate func makeMatch(_ hit: RouteTrie.Hit, _ uri: URI) -> RouteMatch {
+    /// The match of `hit`, an entry of `trie` (the table's, or a shard's).
+    fileprivate func makeMatch(_ hit: RouteTrie.Hit, in trie: RouteTrie, _ uri: URI) -> RouteMatch {
         let index = Int(trie.entries[Int(hit.entry)].route)
         return RouteMatch(
-            route: routes[index], uri: uri, parameters: hit.parameters, plusAsSpace: options.plusAsSpace,
+            route: route(at: index), uri: uri, parameters: hit.parameters, plusAsSpace: options.plusAsSpace,
             routeIndex: index)
     }
 }

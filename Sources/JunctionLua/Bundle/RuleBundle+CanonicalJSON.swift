@@ -73,5 +73,6 @@ extension RuleBundle {
         try self.init(
             directory: directory, manifest: decodedManifest, routes: decodedRoutes, sources: sources,
             tests: decodedTests, limits: limits, logger: logger, coverage: coverage)
+        validatedBefore = routesValidatedBefore
     }
 }

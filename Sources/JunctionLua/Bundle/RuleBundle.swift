@@ -34,6 +34,10 @@ public struct RuleBundle: Sendable {
     public let testFiles: [String]
     /// Its rule tests, file by file in that order.
     public let tests: [RuleTestCase]
+    /// Whether its parts are bytes this process's code validated before (an update
+    /// re-opened at launch under its acceptance stamp): the patterns its rules declare are
+    /// then compiled without being compared with each other again.
+    package internal(set) var validatedBefore = false
 
     /// Builds a bundle from its parts — what an artifact holds — compiling the rules
     /// exactly as `RuleBundle.load(directory:)` (JunctionAuthoring) does after reading a folder.

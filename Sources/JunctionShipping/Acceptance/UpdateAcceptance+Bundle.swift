@@ -90,6 +90,9 @@ extension UpdateAcceptance {
 
     private func decider(for bundle: RuleBundle, interceptors: [SwiftInterceptor]) throws(UpdateRefusal) -> Decider {
         do {
+            if bundle.validatedBefore {
+                return try Decider(reopened: bundle, interceptors: interceptors, options: policy.deciderOptions)
+            }
             return try Decider(bundle: bundle, interceptors: interceptors, options: policy.deciderOptions)
         } catch {
             throw UpdateRefusal.bundleInvalid(bundle.directory, error.diagnostics)
