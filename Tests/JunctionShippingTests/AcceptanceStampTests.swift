@@ -206,6 +206,29 @@ import Testing
             })
     }
 
+    /// Only the store's own reading spares a launch the artifact's hash (it checked every
+    /// file against its name): an update made by anyone else, under a valid stamp, has its
+    /// bytes hashed against the pointer.
+    @Test func aStoredUpdateNotReadByTheStoreIsHashedAgain() async throws {
+        let directory = InstallerFixture.directory()
+        defer { InstallerFixture.remove(directory) }
+        let acceptance = Self.acceptance(Counter())
+        try await Self.installedSeq5(directory, acceptance: acceptance)
+        let stored = try #require(BundleStore(directory: directory).load().current)
+        #expect(stored.artifactHashChecked)
+        var damaged = stored.artifact
+        damaged[damaged.count / 2] ^= 0x01
+        let made = StoredUpdate(
+            identity: stored.identity, pointer: stored.pointer, artifact: damaged, acceptance: stored.acceptance)
+        #expect(!made.artifactHashChecked)
+        #expect(
+            performing: { try acceptance.reverify(made) },
+            throws: { error in
+                (error as? UpdateRefusal)?.code == .artifactHashMismatch
+            })
+        #expect(try acceptance.reverify(stored).identity == InstallerFixture.identity5)
+    }
+
     /// A stamp made without the device's key — or the key's stamp under the app's earlier
     /// policy — does not carry an update past invariants it breaks: it is verified in full,
     /// dropped, and the embedded bundle decides.

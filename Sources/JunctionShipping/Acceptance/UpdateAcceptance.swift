@@ -214,8 +214,11 @@ public struct UpdateAcceptance: Sendable {
 
     /// `selfChecks`: when the bundle's tests and the app's invariants run (never, for an
     /// update this policy stamped).
+    /// `knownSHA256`: the artifact's SHA-256, when the caller computed it from these bytes
+    /// (the store's load, which checks every file against its name).
     private func acceptArtifact(
-        _ bytes: [UInt8], for verified: VerifiedPointer, dates: ArtifactDateCheck, selfChecks: SelfChecks = .now
+        _ bytes: [UInt8], for verified: VerifiedPointer, dates: ArtifactDateCheck, selfChecks: SelfChecks = .now,
+        knownSHA256: String? = nil
     ) throws(UpdateRefusal) -> AcceptedUpdate {
         let (pointer, identity) = (verified.pointer, verified.identity)
         // The length first: it costs nothing, and bounds the hash that follows.
@@ -233,7 +236,7 @@ public struct UpdateAcceptance: Sendable {
                 identity: identity)
         }
         // The hash before the signature or any parsing: only the announced bytes are read.
-        let digest = Self.sha256(bytes)
+        let digest = knownSHA256 ?? Self.sha256(bytes)
         guard digest == pointer.artifactSHA256 else {
             throw UpdateRefusal(
                 .artifactHashMismatch,
@@ -288,7 +291,8 @@ public struct UpdateAcceptance: Sendable {
         let verified = try reverifiedPointer(stored.pointer, stamped: stamped)
         try checkAnnouncedLength(of: verified)
         return try acceptArtifact(
-            stored.artifact, for: verified, dates: .skipped, selfChecks: stamped ? .skipped : .now)
+            stored.artifact, for: verified, dates: .skipped, selfChecks: stamped ? .skipped : .now,
+            knownSHA256: stored.artifactHashChecked ? stored.identity.artifactSHA256 : nil)
     }
 
     /// Verifies again, at launch, a kill switch persisted earlier: its signature and

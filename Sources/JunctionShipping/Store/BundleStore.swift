@@ -379,7 +379,7 @@ public final class BundleStore: Sendable {
                 role: role, identity: identity, strict: strict, problems: &problems)
         else { return nil }
         return StoredUpdate(
-            identity: identity, pointer: pointer, artifact: artifact, acceptance: stamp(of: entry.pointerSHA256))
+            identity: identity, pointer: pointer, checkedArtifact: artifact, acceptance: stamp(of: entry.pointerSHA256))
     }
 
     /// The bytes at `path` when they exist and hash to `hash`; else `nil`, the problem

@@ -15,6 +15,10 @@ public struct StoredUpdate: Sendable, Hashable, CustomStringConvertible {
     /// invariants again; `nil` when it has not been stamped, or its stamp file is missing or
     /// damaged. See ``UpdateAcceptance/stamp(artifactSHA256:pointer:)``.
     public let acceptance: String?
+    /// Whether the store read `artifact` and checked that it hashes to
+    /// `identity.artifactSHA256` (so a launch need not hash it again); not part of what
+    /// makes two stored updates equal.
+    package let artifactHashChecked: Bool
 
     /// An update to store.
     /// - Parameters:
@@ -28,6 +32,30 @@ public struct StoredUpdate: Sendable, Hashable, CustomStringConvertible {
         self.pointer = pointer
         self.artifact = artifact
         self.acceptance = acceptance
+        artifactHashChecked = false
+    }
+
+    /// An update the store read, its artifact's SHA-256 checked against its identity.
+    init(identity: UpdateIdentity, pointer: [UInt8], checkedArtifact artifact: [UInt8], acceptance: String?) {
+        self.identity = identity
+        self.pointer = pointer
+        self.artifact = artifact
+        self.acceptance = acceptance
+        artifactHashChecked = true
+    }
+
+    /// Equal when the identity, both files' bytes and the stamp are.
+    public static func == (lhs: StoredUpdate, rhs: StoredUpdate) -> Bool {
+        lhs.identity == rhs.identity && lhs.pointer == rhs.pointer && lhs.artifact == rhs.artifact
+            && lhs.acceptance == rhs.acceptance
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identity)
+        hasher.combine(pointer)
+        hasher.combine(artifact)
+        hasher.combine(acceptance)
     }
 
     /// `seq 7 (sha256 3f2a…c1d0), artifact 48213 bytes, pointer 402 bytes`: for logs and
