@@ -105,7 +105,8 @@ extension Router {
     /// - Parameter group: The group's name.
     /// - Returns: The routes.
     public func routes(inGroup group: String) -> [Route] {
-        decider.routes.routes.filter { $0.groups.contains(group) }
+        let routes = decider.routes
+        return (0..<routes.count).filter { routes.groups(ofRouteAt: $0).contains(group) }.map(routes.route(at:))
     }
 
     /// Puts a route into a group from code (BBRouter's `addPathsToGroup`): the group's

@@ -17,10 +17,12 @@ extension Router {
         let routes = decider.routes
         var needing: [String: [String]] = [:]
         var order: [String] = []
-        for route in routes.routes
-        where !isRegistered(route.target) && NavigationTarget(rawValue: route.target) == nil {
-            if needing[route.target] == nil { order.append(route.target) }
-            needing[route.target, default: []].append(route.name)
+        // Names and targets only: a table compiling as it is used is not compiled for this.
+        for index in 0..<routes.count {
+            let (name, target) = routes.nameAndTarget(ofRouteAt: index)
+            guard !isRegistered(target), NavigationTarget(rawValue: target) == nil else { continue }
+            if needing[target] == nil { order.append(target) }
+            needing[target, default: []].append(name)
         }
         let registered = (Array(pageFactories.keys) + Array(tasks.keys)).sorted()
         var missing = order.map { target in

@@ -36,101 +36,116 @@ extension CanonicalJSONReader {
         return (Dictionary(members, uniquingKeysWith: { first, _ in first }), objects)
     }
 
-    /// The objects of the array at the position; `nil` when it is anything else.
+    /// The objects of the array at the position; `nil` when it is anything else. One loop
+    /// over the bytes with its index in a local: this runs over every byte of a table at
+    /// every launch.
     private mutating func skimObjects(keeping: Set<String>) -> [SkimmedObject]? {
         let wanted = keeping.map { (name: $0, bytes: Array($0.utf8)) }
+        let bytes = self.bytes
+        let end = bytes.count
+        var i = position
+        func skipWhitespace() {
+            while i < end, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+        }
+        func take(_ byte: UInt8) -> Bool {
+            guard i < end, bytes[i] == byte else { return false }
+            i += 1
+            return true
+        }
+        /// Past the string that starts at `i`; whether it has an escape; `false` when it does not end.
+        func stepOverString() -> (ended: Bool, escaped: Bool) {
+            i += 1
+            var escaped = false
+            while i < end {
+                let byte = bytes[i]
+                if byte == UInt8(ascii: "\"") {
+                    i += 1
+                    return (true, escaped)
+                }
+                if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                    i += 1
+                }
+                i += 1
+            }
+            return (false, escaped)
+        }
+        /// Past the value at `i` (see ``stepOverValue()``).
+        func stepOverValue() -> Bool {
+            guard i < end else { return false }
+            if bytes[i] == UInt8(ascii: "\"") { return stepOverString().ended }
+            var depth = 0
+            while i < end {
+                switch bytes[i] {
+                case UInt8(ascii: "\""):
+                    guard stepOverString().ended else { return false }
+                    if depth == 0 { return true }
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    if depth == 0 { return true }  // the container's own end: the value was a word
+                    depth -= 1
+                    if depth == 0 {
+                        i += 1
+                        return true
+                    }
+                case UInt8(ascii: ","), 0x20, 0x0A, 0x0D, 0x09:
+                    if depth == 0 { return true }
+                default: break
+                }
+                i += 1
+            }
+            return depth == 0
+        }
+
         guard take(UInt8(ascii: "[")) else { return nil }
         var objects: [SkimmedObject] = []
         skipWhitespace()
-        if take(UInt8(ascii: "]")) { return objects }
+        if take(UInt8(ascii: "]")) {
+            position = i
+            return objects
+        }
         while true {
             skipWhitespace()
-            let start = position
+            let start = i
             guard take(UInt8(ascii: "{")) else { return nil }
             var kept: [(key: String, value: Range<Int>)] = []
             skipWhitespace()
             if !take(UInt8(ascii: "}")) {
                 while true {
                     skipWhitespace()
-                    guard let key = readKey(among: wanted) else { return nil }
+                    guard i < end, bytes[i] == UInt8(ascii: "\"") else { return nil }
+                    let keyStart = i
+                    let key = stepOverString()
+                    guard key.ended else { return nil }
+                    var name: String?
+                    if key.escaped {
+                        // An escape in a key: read as usual.
+                        position = keyStart
+                        guard let text = try? readString() else { return nil }
+                        name = wanted.first { $0.name == text }?.name
+                    } else {
+                        let text = bytes[(keyStart + 1)..<(i - 1)]
+                        name = wanted.first { $0.bytes.elementsEqual(text) }?.name
+                    }
                     skipWhitespace()
                     guard take(UInt8(ascii: ":")) else { return nil }
                     skipWhitespace()
-                    let valueStart = position
+                    let valueStart = i
                     guard stepOverValue() else { return nil }
-                    if case .wanted(let name) = key { kept.append((name, valueStart..<position)) }
+                    if let name { kept.append((name, valueStart..<i)) }
                     skipWhitespace()
                     if take(UInt8(ascii: "}")) { break }
                     guard take(UInt8(ascii: ",")) else { return nil }
                 }
             }
-            objects.append(SkimmedObject(span: start..<position, kept: kept))
+            objects.append(SkimmedObject(span: start..<i, kept: kept))
             skipWhitespace()
-            if take(UInt8(ascii: "]")) { return objects }
+            if take(UInt8(ascii: "]")) {
+                position = i
+                return objects
+            }
             guard take(UInt8(ascii: ",")) else { return nil }
         }
-    }
-
-    /// A key the skim met: one it keeps, or another.
-    private enum SkimmedKey {
-        case wanted(String)
-        case other
-    }
-
-    /// The key at the position, compared with `wanted` as bytes — no string is made for a
-    /// key that is not wanted; `nil` when no key is there.
-    private mutating func readKey(among wanted: [(name: String, bytes: [UInt8])]) -> SkimmedKey? {
-        guard peek == UInt8(ascii: "\"") else { return nil }
-        var end = position + 1
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
-        guard end < bytes.count else { return nil }
-        if bytes[end] == UInt8(ascii: "\\") {
-            // An escape: read as usual.
-            guard let key = try? readString() else { return nil }
-            return wanted.first { $0.name == key }.map { .wanted($0.name) } ?? .other
-        }
-        let key = bytes[(position + 1)..<end]
-        position = end + 1
-        return wanted.first { $0.bytes.elementsEqual(key) }.map { .wanted($0.name) } ?? .other
-    }
-
-    /// Steps over the value at the position without reading it: a string to its closing
-    /// quote, an array or object to its closing bracket (counting those outside strings), a
-    /// word or number to the next delimiter. Linear in the bytes it passes; `false` when
-    /// the text ends first.
-    private mutating func stepOverValue() -> Bool {
-        var depth = 0
-        var inString = false
-        while position < bytes.count {
-            let byte = bytes[position]
-            position += 1
-            if inString {
-                if byte == UInt8(ascii: "\\") {
-                    position += 1
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                    if depth == 0 { return true }
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                if depth == 0 {
-                    position -= 1  // the container's own end: the value was a word
-                    return true
-                }
-                depth -= 1
-                if depth == 0 { return true }
-            case UInt8(ascii: ","), 0x20, 0x0A, 0x0D, 0x09:
-                if depth == 0 {
-                    position -= 1
-                    return true
-                }
-            default: break
-            }
-        }
-        return depth == 0 && !inString && position <= bytes.count
     }
 }

@@ -16,6 +16,8 @@ final class DeferredRoutes: Sendable {
     struct Skimmed: Sendable {
         var span: Range<Int>
         var name: String
+        /// The page or task it opens, when not its name.
+        var target: String?
         var groups: [String]
         var head: RouteShard.Head
     }
@@ -51,7 +53,9 @@ final class DeferredRoutes: Sendable {
         options: (inout CanonicalJSONObject) throws(CanonicalJSONError) -> RouteTableOptions
     ) {
         var reader = CanonicalJSONReader(bytes: bytes, file: file, limits: limits)
-        guard let (document, objects) = reader.readDocument(skimming: "routes", keeping: ["name", "pattern", "groups"])
+        guard
+            let (document, objects) = reader.readDocument(
+                skimming: "routes", keeping: ["name", "pattern", "groups", "target"])
         else { return nil }
         var object = CanonicalJSONObject(
             members: document.filter { $0.key != "routes" }.sorted { $0.key < $1.key }, at: "", file: file)
@@ -64,11 +68,15 @@ final class DeferredRoutes: Sendable {
         var filed: [UInt64] = []
         for (index, item) in objects.enumerated() {
             var name: String?
+            var target: String?
             var head: RouteShard.Head?
             var groups: [String] = []
             for (key, range) in item.kept {
                 switch key {
                 case "name": name = Self.string(in: bytes[range], file: file, limits: limits)
+                case "target":
+                    guard let text = Self.string(in: bytes[range], file: file, limits: limits) else { return nil }
+                    target = text
                 case "pattern":
                     head = Self.head(
                         ofPatternIn: bytes[range], file: file, limits: limits, hostAsPath: options.hostAsPath)
@@ -83,7 +91,7 @@ final class DeferredRoutes: Sendable {
             if case .filed(let scheme, let origin, .segment(let first)?) = head {
                 filed.append(Self.filingKey(scheme: scheme, origin: origin, first: first))
             }
-            skimmed.append(Skimmed(span: item.span, name: name, groups: groups, head: head))
+            skimmed.append(Skimmed(span: item.span, name: name, target: target, groups: groups, head: head))
             if indexByName[name] == nil { indexByName[name] = index }
         }
         filed.sort()

@@ -56,32 +56,37 @@ struct RouteShard: Sendable, Hashable {
     }
 
     /// The head of a pattern's UTF-8 bytes.
+    /// Only the head is read — scheme, host, first segment — so an optional group, a regex
+    /// or an escape further on files the route as usual: none of them changes the first
+    /// segment (a group in the head does, and is read as one).
     static func head(of bytes: UnsafeBufferPointer<UInt8>, hostAsPath: HostAsPath) -> Head {
-        for byte in bytes {
-            switch byte {
-            case 0..<0x20, 0x7F..., UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "%"), UInt8(ascii: "\\"):
-                return .everywhere
-            default: continue
-            }
-        }
+        func isSlash(_ index: Int) -> Bool { index < bytes.count && bytes[index] == Bytes.slash }
         var i = 0
         var scheme: UInt64?
         if bytes.first != Bytes.slash {
-            while i < bytes.count, CharacterSets.table[Int(bytes[i])] & CharacterSets.scheme != 0 { i += 1 }
-            guard i > 0, UnsafeBufferPointer(rebasing: bytes[i...]).starts(with: "://".utf8) else {
+            // RFC 3986's scheme characters: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
+            while i < bytes.count {
+                let byte = bytes[i]
+                guard
+                    Bytes.isAlpha(byte) || Bytes.isDigit(byte) || byte == UInt8(ascii: "+")
+                        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                else { break }
+                i += 1
+            }
+            guard i > 0, i < bytes.count, bytes[i] == UInt8(ascii: ":"), isSlash(i + 1), isSlash(i + 2) else {
                 return .everywhere
             }
             scheme = hash(UnsafeBufferPointer(rebasing: bytes[0..<i]))
             i += 1
         }
         var origin: UInt64?
-        if UnsafeBufferPointer(rebasing: bytes[i...]).starts(with: "//".utf8) {
+        if isSlash(i), isSlash(i + 1) {
             i += 2
             let start = i
             while i < bytes.count, bytes[i] != Bytes.slash { i += 1 }
             let host = UnsafeBufferPointer(rebasing: bytes[start..<i])
             if !host.isEmpty {
-                guard !host.contains(where: isSpecial) else { return .everywhere }
+                guard !host.contains(where: { isUnplain($0) || isSpecial($0) }) else { return .everywhere }
                 let folded =
                     Bytes.containsUppercaseASCII(host)
                     ? host.map(Bytes.lowercased).withUnsafeBufferPointer(hostAsPath.treatsAsPath)
@@ -95,7 +100,7 @@ struct RouteShard: Sendable, Hashable {
         let start = i
         while i < bytes.count, bytes[i] != Bytes.slash { i += 1 }
         let segment = UnsafeBufferPointer(rebasing: bytes[start..<i])
-        guard !segment.isEmpty else { return .everywhere }
+        guard !segment.isEmpty, !segment.contains(where: isUnplain) else { return .everywhere }
         if segment.contains(where: isSpecial) { return .filed(scheme: scheme, origin: origin, first: nil) }
         return .filed(scheme: scheme, origin: origin, first: .segment(hash(segment)))
     }
@@ -119,6 +124,15 @@ struct RouteShard: Sendable, Hashable {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(Bytes.lowercased(byte))) &* 0x0000_0100_0000_01B3 }
         return hash
+    }
+
+    /// A byte that makes the head unreadable without parsing it: a group's parenthesis, an
+    /// escape, a control or non-ASCII byte.
+    private static func isUnplain(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0..<0x20, 0x7F..., UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "%"), UInt8(ascii: "\\"): true
+        default: false
+        }
     }
 
     /// A byte that makes a segment or host more than a constant: a parameter, a wildcard,

@@ -76,6 +76,16 @@ public struct RouteTable: Sendable {
         }
     }
 
+    /// The name and target of the route at `index` of ``routes`` (a deferred table read
+    /// them when it skimmed the text).
+    package func nameAndTarget(ofRouteAt index: Int) -> (name: String, target: String) {
+        switch storage {
+        case .compiled(let box): (box.fields.routes[index].name, box.fields.routes[index].target)
+        case .deferred(let deferred):
+            (deferred.skimmed[index].name, deferred.skimmed[index].target ?? deferred.skimmed[index].name)
+        }
+    }
+
     /// The groups of the route at `index` of ``routes`` (a deferred table read them when
     /// it skimmed the text).
     package func groups(ofRouteAt index: Int) -> [String] {

@@ -91,6 +91,8 @@ import Testing
             Route(name: "global.first", pattern: "/module0/help"),
             Route(name: "relative.user", pattern: "/user/:id/avatar"),
             Route(name: "scheme.only", pattern: "other://"),
+            Route(name: "group.later", pattern: "myapp://shop/(deal/)list", target: "ShopList"),
+            Route(name: "regex.later", pattern: "/static/:file([a-z]+\\.png)"),
         ]
 
     static let urls =
@@ -101,6 +103,7 @@ import Testing
             "https://example.com/", "http://localhost/x/1", "myapp://module0/help", "other://module0/help",
             "/user/3/avatar", "myapp://user/3/avatar", "other://", "other://x", "myapp://", "myapp:///list",
             "MYAPP://home", "x-unknown://home", "myapp://m%6Fdule0/list", "myapp://module0", "https://EXAMPLE.com/a/2",
+            "myapp://shop/deal/list", "myapp://shop/list", "myapp://static/a.png", "/static/b.png",
         ]
 
     static func table(hostAsPath: HostAsPath, caseSensitive: Bool, routes: [Route] = routes) throws -> (
@@ -141,6 +144,7 @@ import Testing
         for (index, route) in read.routes.enumerated() {
             #expect(deferred.route(named: route.name) == route)
             #expect(deferred.groups(ofRouteAt: index) == route.groups)
+            #expect(deferred.nameAndTarget(ofRouteAt: index) == (route.name, route.target))
         }
         // What needs every route compiles the whole table, which answers alike.
         for url in Self.urls {
