@@ -1,46 +1,41 @@
 extension CanonicalJSONReader {
-    /// One object of the array ``readDocument(skimming:keeping:)`` skims: where its text
-    /// lies, and where the values of the members it was asked to keep lie (unread).
-    struct SkimmedObject {
-        /// The object's bytes, `{` to `}`.
-        var span: Range<Int>
-        /// Each kept member's key and its value's bytes.
-        var kept: [(key: String, value: Range<Int>)]
-    }
-
     /// Reads a document that is an object whose member `arrayKey` is an array of objects,
-    /// as ``readDocument(objectsIn:)`` does, but reads none of those objects: it notes where
-    /// each lies and where the values of the members `keeping` names lie, stepping over
-    /// every value without reading it, so their text is *not* checked. For text this process's code read in full before (an update
-    /// re-opened under its acceptance stamp), whose objects are then read one by one when
-    /// needed (``CanonicalJSONObject``).
-    /// - Returns: The document's other members, and the objects of `arrayKey`; `nil` when
-    ///   the text is not of that shape (the caller then reads it in full).
-    mutating func readDocument(skimming arrayKey: String, keeping: Set<String>) -> (
-        document: [String: RuleValue], objects: [SkimmedObject]
-    )? {
+    /// as ``readDocument(objectsIn:)`` does, but reads none of those objects: it hands `each`
+    /// where each lies and where the values of the members `keeping` names lie (`nil` for
+    /// one it lacks), stepping over every value without reading it, so their text is *not*
+    /// checked. For text this process's code read in full before (an update re-opened under
+    /// its acceptance stamp), whose objects are then read one by one when needed.
+    /// - Parameter each: Takes an object's bytes (`{` to `}`) and its kept values' bytes, in
+    ///   the order of `keeping`; `false` stops the skim.
+    /// - Returns: The document's other members; `nil` when the text is not of that shape or
+    ///   `each` stopped (the caller then reads it in full).
+    mutating func readDocument(
+        skimming arrayKey: String, keeping: [String], each: (Range<Int>, [Range<Int>?]) -> Bool
+    ) -> [String: RuleValue]? {
         guard bytes.count <= limits.maximumBytes else { return nil }
         skipWhitespace()
         guard peek == UInt8(ascii: "{") else { return nil }
-        var objects: [SkimmedObject]?
+        var skimmed = false
         let members = try? readMembers(depth: 1) { reader, key throws(CanonicalJSONError) in
             guard key == arrayKey else { return nil }
-            guard let skimmed = reader.skimObjects(keeping: keeping) else {
+            guard reader.skimObjects(keeping: keeping, each: each) else {
                 throw reader.failure("not an array of objects")
             }
-            objects = skimmed
+            skimmed = true
             return .array([])
         }
         skipWhitespace()
-        guard let members, let objects, position == bytes.count else { return nil }
-        return (Dictionary(members, uniquingKeysWith: { first, _ in first }), objects)
+        guard let members, skimmed, position == bytes.count else { return nil }
+        return Dictionary(members, uniquingKeysWith: { first, _ in first })
     }
 
     /// The objects of the array at the position; `nil` when it is anything else. One loop
     /// over the bytes with its index in a local: this runs over every byte of a table at
     /// every launch.
-    private mutating func skimObjects(keeping: Set<String>) -> [SkimmedObject]? {
-        let wanted = keeping.map { (name: $0, bytes: Array($0.utf8)) }
+    private mutating func skimObjects(keeping: [String], each: (Range<Int>, [Range<Int>?]) -> Bool) -> Bool {
+        let wanted = keeping.map { Array($0.utf8) }
+        // One buffer for every object's values: no array is made per object.
+        var values = [Range<Int>?](repeating: nil, count: keeping.count)
         let bytes = self.bytes
         let end = bytes.count
         var i = position
@@ -98,54 +93,53 @@ extension CanonicalJSONReader {
             return depth == 0
         }
 
-        guard take(UInt8(ascii: "[")) else { return nil }
-        var objects: [SkimmedObject] = []
+        guard take(UInt8(ascii: "[")) else { return false }
         skipWhitespace()
         if take(UInt8(ascii: "]")) {
             position = i
-            return objects
+            return true
         }
         while true {
             skipWhitespace()
             let start = i
-            guard take(UInt8(ascii: "{")) else { return nil }
-            var kept: [(key: String, value: Range<Int>)] = []
+            guard take(UInt8(ascii: "{")) else { return false }
+            for index in values.indices { values[index] = nil }
             skipWhitespace()
             if !take(UInt8(ascii: "}")) {
                 while true {
                     skipWhitespace()
-                    guard i < end, bytes[i] == UInt8(ascii: "\"") else { return nil }
+                    guard i < end, bytes[i] == UInt8(ascii: "\"") else { return false }
                     let keyStart = i
                     let key = stepOverString()
-                    guard key.ended else { return nil }
-                    var name: String?
+                    guard key.ended else { return false }
+                    var slot: Int?
                     if key.escaped {
                         // An escape in a key: read as usual.
                         position = keyStart
-                        guard let text = try? readString() else { return nil }
-                        name = wanted.first { $0.name == text }?.name
+                        guard let text = try? readString() else { return false }
+                        slot = keeping.firstIndex(of: text)
                     } else {
                         let text = bytes[(keyStart + 1)..<(i - 1)]
-                        name = wanted.first { $0.bytes.elementsEqual(text) }?.name
+                        slot = wanted.firstIndex { $0.elementsEqual(text) }
                     }
                     skipWhitespace()
-                    guard take(UInt8(ascii: ":")) else { return nil }
+                    guard take(UInt8(ascii: ":")) else { return false }
                     skipWhitespace()
                     let valueStart = i
-                    guard stepOverValue() else { return nil }
-                    if let name { kept.append((name, valueStart..<i)) }
+                    guard stepOverValue() else { return false }
+                    if let slot { values[slot] = valueStart..<i }
                     skipWhitespace()
                     if take(UInt8(ascii: "}")) { break }
-                    guard take(UInt8(ascii: ",")) else { return nil }
+                    guard take(UInt8(ascii: ",")) else { return false }
                 }
             }
-            objects.append(SkimmedObject(span: start..<i, kept: kept))
+            guard each(start..<i, values) else { return false }
             skipWhitespace()
             if take(UInt8(ascii: "]")) {
                 position = i
-                return objects
+                return true
             }
-            guard take(UInt8(ascii: ",")) else { return nil }
+            guard take(UInt8(ascii: ",")) else { return false }
         }
     }
 }

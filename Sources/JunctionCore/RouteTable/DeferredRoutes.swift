@@ -53,47 +53,44 @@ final class DeferredRoutes: Sendable {
         options: (inout CanonicalJSONObject) throws(CanonicalJSONError) -> RouteTableOptions
     ) {
         var reader = CanonicalJSONReader(bytes: bytes, file: file, limits: limits)
-        guard
-            let (document, objects) = reader.readDocument(
-                skimming: "routes", keeping: ["name", "pattern", "groups", "target"])
-        else { return nil }
-        var object = CanonicalJSONObject(
-            members: document.filter { $0.key != "routes" }.sorted { $0.key < $1.key }, at: "", file: file)
-        guard let options = try? options(&object) else { return nil }
-        guard (try? object.finish()) != nil else { return nil }
         var skimmed: [Skimmed] = []
-        skimmed.reserveCapacity(objects.count)
         var indexByName: [String: Int] = [:]
-        indexByName.reserveCapacity(objects.count)
         var filed: [UInt64] = []
-        for (index, item) in objects.enumerated() {
-            var name: String?
-            var target: String?
-            var head: RouteShard.Head?
+        // The options come before the routes (canonical JSON sorts keys): the patterns are
+        // filed as the table reads hosts. A table without options reads them by default.
+        var hostAsPath: HostAsPath?
+        let document = reader.readDocument(skimming: "routes", keeping: ["name", "pattern", "groups", "target"]) {
+            span, values in
+            let mode = hostAsPath ?? Self.hostAsPath(in: bytes[..<span.lowerBound]) ?? RouteTableOptions().hostAsPath
+            hostAsPath = mode
+            guard let nameRange = values[0], let name = Self.string(in: bytes[nameRange], file: file, limits: limits),
+                let patternRange = values[1],
+                let head = Self.head(ofPatternIn: bytes[patternRange], file: file, limits: limits, hostAsPath: mode)
+            else { return false }
             var groups: [String] = []
-            for (key, range) in item.kept {
-                switch key {
-                case "name": name = Self.string(in: bytes[range], file: file, limits: limits)
-                case "target":
-                    guard let text = Self.string(in: bytes[range], file: file, limits: limits) else { return nil }
-                    target = text
-                case "pattern":
-                    head = Self.head(
-                        ofPatternIn: bytes[range], file: file, limits: limits, hostAsPath: options.hostAsPath)
-                case "groups":
-                    var reader = CanonicalJSONReader(bytes: Array(bytes[range]), file: file, limits: limits)
-                    guard case .array(let items)? = try? reader.readDocument() else { return nil }
-                    for case .string(let group) in items { groups.append(group) }
-                default: return nil
-                }
+            if let range = values[2] {
+                guard let read = Self.strings(in: bytes[range], file: file, limits: limits) else { return false }
+                groups = read
             }
-            guard let name, let head else { return nil }
+            var target: String?
+            if let range = values[3] {
+                guard let text = Self.string(in: bytes[range], file: file, limits: limits) else { return false }
+                target = text
+            }
             if case .filed(let scheme, let origin, .segment(let first)?) = head {
                 filed.append(Self.filingKey(scheme: scheme, origin: origin, first: first))
             }
-            skimmed.append(Skimmed(span: item.span, name: name, target: target, groups: groups, head: head))
-            if indexByName[name] == nil { indexByName[name] = index }
+            if indexByName[name] == nil { indexByName[name] = skimmed.count }
+            skimmed.append(Skimmed(span: span, name: name, target: target, groups: groups, head: head))
+            return true
         }
+        guard let document else { return nil }
+        var object = CanonicalJSONObject(
+            members: document.filter { $0.key != "routes" }.sorted { $0.key < $1.key }, at: "", file: file)
+        // The options read in full must read hosts as the skim filed them.
+        guard let options = try? options(&object), (try? object.finish()) != nil,
+            hostAsPath == nil || hostAsPath == options.hostAsPath
+        else { return nil }
         filed.sort()
         self.options = options
         self.skimmed = skimmed
@@ -215,6 +212,48 @@ final class DeferredRoutes: Sendable {
         var reader = CanonicalJSONReader(bytes: Array(value), file: file, limits: limits)
         guard case .string(let string)? = try? reader.readDocument() else { return nil }
         return string
+    }
+
+    /// The `hostAsPath` of the options that `prefix` (the text before the first route) holds,
+    /// when it names one; the table's options are read in full after the skim, and a skim
+    /// that filed under another mode is not used.
+    private static func hostAsPath(in prefix: ArraySlice<UInt8>) -> HostAsPath? {
+        let key = Array(#""hostAsPath":""#.utf8)
+        guard let start = prefix.firstRange(of: key)?.upperBound,
+            let end = prefix[start...].firstIndex(of: UInt8(ascii: "\""))
+        else { return nil }
+        return HostAsPath(rawValue: String(decoding: prefix[start..<end], as: UTF8.self))
+    }
+
+    /// A JSON array of strings' texts, each read straight from its bytes when there is no
+    /// escape; `nil` when it is anything else.
+    private static func strings(in value: ArraySlice<UInt8>, file: String, limits: CanonicalJSONLimits) -> [String]? {
+        guard value.count >= 2, value.first == UInt8(ascii: "["), value.last == UInt8(ascii: "]") else { return nil }
+        if value.contains(UInt8(ascii: "\\")) {
+            var reader = CanonicalJSONReader(bytes: Array(value), file: file, limits: limits)
+            guard case .array(let items)? = try? reader.readDocument() else { return nil }
+            var texts: [String] = []
+            for item in items {
+                guard case .string(let text) = item else { return nil }
+                texts.append(text)
+            }
+            return texts
+        }
+        // Canonical JSON: `["a","b"]`, no space; without an escape, a quote ends each string.
+        var texts: [String] = []
+        var i = value.startIndex + 1
+        let end = value.endIndex - 1
+        while i < end {
+            guard value[i] == UInt8(ascii: "\""), let close = value[(i + 1)..<end].firstIndex(of: UInt8(ascii: "\""))
+            else { return nil }
+            texts.append(String(decoding: value[(i + 1)..<close], as: UTF8.self))
+            i = close + 1
+            if i < end {
+                guard value[i] == UInt8(ascii: ",") else { return nil }
+                i += 1
+            }
+        }
+        return texts
     }
 
     /// Where the pattern whose JSON string is `value` files its route.
