@@ -3,7 +3,7 @@ package enum FuzzTargets {
     /// The targets, in the order `scripts/fuzz --all` runs them.
     package static let all: [FuzzTarget] = [
         .uri, .routePattern, .routeRegex, .canonicalJSON, .yaml, .capabilities, .keyFile, .artifact, .pointer,
-        .gzip, .corpusLine, .responseHeaders, .luaBridge, .luaPattern,
+        .gzip, .corpusLine, .responseHeaders, .luaBridge, .luaPattern, .routeShard,
     ]
 
     /// The target called `name`.

@@ -10,6 +10,9 @@ import JunctionLua
 /// first decision used — counted by the C allocator (glibc's `mallinfo2`: bytes handed out
 /// and not given back), not estimated. For the benchmark bundle (n = 1,000 routes) and
 /// `rules/example`, with a breakdown: each part built alone, its bytes counted the same way.
+/// `memory.policy_reopened` is the same update re-opened at a later launch under its
+/// acceptance stamp, its route table compiled only where the first URL needed it and its
+/// tests not decoded: a total, without a breakdown.
 ///
 /// A memory figure is one number, not a time: the median of ``rounds`` builds, each
 /// measured while the built thing is alive, everything else it made freed.
@@ -54,15 +57,38 @@ struct MemoryBenchmark: BenchmarkGroup {
             let decider = Self.median { Self.held { try! Decider(routes: routes) } }
             let sources = fixture.source.sources
             let engine = Self.median { Self.held { try! RuleEngine(sources: sources) } }
-            let parts = Array(zip(Self.partNames, [table, decider, engine, policy - table - decider - engine]))
-            var measurement = Measurement(
-                name: "\(name).policy", n: fixture.source.routes.routes.count, nanosecondsPerOperation: 0, fastest: 0,
-                slowest: 0, sampleNanoseconds: [], operationsPerSample: 0, checksum: policy)
-            measurement.bytes = (policy, parts)
-            StandardError.print(
-                "  \(name).policy \(fixture.label): \(Self.kib(policy)) ("
-                    + parts.map { "\($0.0) \(Self.kib($0.1))" }.joined(separator: ", ") + ")")
-            measurements.append(measurement)
+            let rest = policy - table - decider - engine
+            // The same update re-opened at a later launch under its acceptance stamp: its
+            // route table skimmed, compiled only where the first URL needed it.
+            let store = try fixture.persistedStore()
+            defer { LaunchFixture.remove(store) }
+            _ = fixture.launch(from: store)  // verifies in full and stamps
+            guard let stored = store.load().current, stored.acceptance != nil else {
+                throw BenchmarkFailure("\(name): \(fixture.label)'s update is not stamped by its first launch")
+            }
+            let reopened = Self.median {
+                Self.held {
+                    let update = try! fixture.acceptance.reverify(stored)
+                    _ = update.decider.decide(request, context: .empty)
+                    return update.decider
+                }
+            }
+            let n = fixture.source.routes.routes.count
+            // The re-opened policy's parts are not built alone (its table is deferred, its
+            // tests not decoded): its total only.
+            for (suffix, total, parts) in [
+                ("policy", policy, Array(zip(Self.partNames, [table, decider, engine, rest]))),
+                ("policy_reopened", reopened, []),
+            ] {
+                var measurement = Measurement(
+                    name: "\(name).\(suffix)", n: n, nanosecondsPerOperation: 0, fastest: 0, slowest: 0,
+                    sampleNanoseconds: [], operationsPerSample: 0, checksum: total)
+                measurement.bytes = (total, parts)
+                StandardError.print(
+                    "  \(name).\(suffix) \(fixture.label): \(Self.kib(total)) ("
+                        + parts.map { "\($0.0) \(Self.kib($0.1))" }.joined(separator: ", ") + ")")
+                measurements.append(measurement)
+            }
         }
         return measurements
     }
@@ -72,7 +98,7 @@ struct MemoryBenchmark: BenchmarkGroup {
     private func measureInChild() throws(BenchmarkFailure) -> [Measurement] {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = ["--json", "--filter", "\(name).policy"]
+        child.arguments = ["--json", "--filter", "\(name).policy"]  // and policy_reopened
         var environment = ProcessInfo.processInfo.environment
         environment["GLIBC_TUNABLES"] = Self.tunable
         child.environment = environment

@@ -219,9 +219,14 @@ final class DeferredRoutes: Sendable {
     /// that filed under another mode is not used.
     private static func hostAsPath(in prefix: ArraySlice<UInt8>) -> HostAsPath? {
         let key = Array(#""hostAsPath":""#.utf8)
-        guard let start = prefix.firstRange(of: key)?.upperBound,
-            let end = prefix[start...].firstIndex(of: UInt8(ascii: "\""))
-        else { return nil }
+        guard prefix.count >= key.count else { return nil }
+        var found: Int?
+        for index in prefix.startIndex...(prefix.endIndex - key.count)
+        where prefix[index] == key[0] && prefix[index..<(index + key.count)].elementsEqual(key) {
+            found = index + key.count
+            break
+        }
+        guard let start = found, let end = prefix[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
         return HostAsPath(rawValue: String(decoding: prefix[start..<end], as: UTF8.self))
     }
 
