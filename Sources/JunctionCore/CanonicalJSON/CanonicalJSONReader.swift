@@ -28,7 +28,7 @@ struct CanonicalJSONReader {
 
     // MARK: - Values
 
-    mutating func readValue(depth: Int) throws(CanonicalJSONError) -> RuleValue {
+    private mutating func readValue(depth: Int) throws(CanonicalJSONError) -> RuleValue {
         guard position < bytes.count else { throw failure("the text ends where a value should be") }
         switch bytes[position] {
         case UInt8(ascii: "{"): return try readObject(depth: depth + 1)
@@ -180,7 +180,7 @@ struct CanonicalJSONReader {
         }
     }
 
-    func enter(_ depth: Int) throws(CanonicalJSONError) {
+    private func enter(_ depth: Int) throws(CanonicalJSONError) {
         guard depth <= limits.maximumDepth else {
             throw failure("nests deeper than \(limits.maximumDepth) arrays and objects")
         }
@@ -336,7 +336,7 @@ struct CanonicalJSONReader {
 
     var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
 
-    mutating func take(_ byte: UInt8) -> Bool {
+    private mutating func take(_ byte: UInt8) -> Bool {
         guard peek == byte else { return false }
         position += 1
         return true

@@ -124,27 +124,14 @@ final class DeferredRoutes: Sendable {
         if let trie = state.withLock({ $0.compiled?.trie ?? $0.shards[shard] }) { return trie }
         let built: RouteTrie? = state.withLock { state in
             if let trie = state.compiled?.trie ?? state.shards[shard] { return trie }
-            var routes: [Route] = []
-            var patterns: [RoutePattern] = []
-            var indices: [Int32] = []
-            for index in skimmed.indices where skimmed[index].head.covers(shard) {
-                let route = route(at: index, in: &state)
-                guard
-                    let pattern = try? RoutePattern(
-                        route.pattern, hostAsPath: options.hostAsPath,
-                        maximumExpansions: options.maximumExpansionsPerRoute)
-                else { continue }
-                routes.append(route)
-                patterns.append(pattern)
-                indices.append(Int32(index))
-            }
+            let members = skimmed.indices.filter { skimmed[$0].head.covers(shard) }
+            // Past either bound, nothing is decoded for the shard: the whole table answers.
             guard state.shards.count < Self.maximumShards,
-                state.routesInShards + routes.count <= 2 * max(skimmed.count, 1)
+                state.routesInShards + members.count <= 2 * max(skimmed.count, 1)
             else { return nil }
-            let trie = RouteTrie(
-                routes: routes, patterns: patterns, indices: indices, caseSensitive: options.caseSensitive)
+            let trie = trie(of: members, in: &state)
             state.shards[shard] = trie
-            state.routesInShards += routes.count
+            state.routesInShards += members.count
             return trie
         }
         return built ?? compiled().trie
@@ -154,29 +141,9 @@ final class DeferredRoutes: Sendable {
     func compiled() -> RouteTable.Fields {
         state.withLock { state in
             if let compiled = state.compiled { return compiled }
-            var routes: [Route] = []
-            var compiledRoutes: [Route] = []
-            var patterns: [RoutePattern] = []
-            var indices: [Int32] = []
-            routes.reserveCapacity(skimmed.count)
-            for index in skimmed.indices {
-                let route = route(at: index, in: &state)
-                routes.append(route)
-                // Every pattern parsed when the table was validated; one that does not now
-                // would be a route no URL reaches, as in a shard.
-                guard
-                    let pattern = try? RoutePattern(
-                        route.pattern, hostAsPath: options.hostAsPath,
-                        maximumExpansions: options.maximumExpansionsPerRoute)
-                else { continue }
-                compiledRoutes.append(route)
-                patterns.append(pattern)
-                indices.append(Int32(index))
-            }
+            let routes = skimmed.indices.map { route(at: $0, in: &state) }
             let fields = RouteTable.Fields(
-                options: options, routes: routes,
-                trie: RouteTrie(
-                    routes: compiledRoutes, patterns: patterns, indices: indices, caseSensitive: options.caseSensitive),
+                options: options, routes: routes, trie: trie(of: skimmed.indices, in: &state),
                 indexByName: indexByName)
             state.compiled = fields
             state.shards = [:]
@@ -271,6 +238,26 @@ final class DeferredRoutes: Sendable {
             return text.withUnsafeBufferPointer { RouteShard.head(of: $0, hostAsPath: hostAsPath) }
         }
         return string(in: value, file: file, limits: limits).map { RouteShard.head(of: $0, hostAsPath: hostAsPath) }
+    }
+
+    /// The trie of the routes at `indices` (ascending), decoded as needed. Every pattern
+    /// parsed when the table was validated; one that does not now would be a route no URL
+    /// reaches, and is left out.
+    private func trie(of indices: some Sequence<Int>, in state: inout State) -> RouteTrie {
+        var routes: [Route] = []
+        var patterns: [RoutePattern] = []
+        var kept: [Int32] = []
+        for index in indices {
+            let route = route(at: index, in: &state)
+            guard
+                let pattern = try? RoutePattern(
+                    route.pattern, hostAsPath: options.hostAsPath, maximumExpansions: options.maximumExpansionsPerRoute)
+            else { continue }
+            routes.append(route)
+            patterns.append(pattern)
+            kept.append(Int32(index))
+        }
+        return RouteTrie(routes: routes, patterns: patterns, indices: kept, caseSensitive: options.caseSensitive)
     }
 
     private func route(at index: Int, in state: inout State) -> Route {
