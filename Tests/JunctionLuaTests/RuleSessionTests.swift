@@ -215,6 +215,166 @@ import JunctionCore
         }
     }
 
+    /// Regression: `pairs` over an empty map left a nil on the stack where the iterator
+    /// was built, so `pairs(req.query)` of a URL without a query (or `req.exts` of a request
+    /// without options) returned the table where the iterator goes, and the loop failed.
+    @Test(arguments: [
+        "req.query", "req.exts", "req.params", "ctx.empty", "{}", "setmetatable({}, { __index = ctx })",
+    ])
+    func pairsOverAnEmptyMapVisitsNothing(map: String) throws {
+        let engine = try RuleEngine(sources: [
+            RuleSource(
+                name: "empty.lua",
+                text: """
+                    interceptor { name = "count", all = true, run = function(req, ctx)
+                      local n = 0
+                      for _ in pairs(\(map)) do n = n + 1 end
+                      for _ in pairs(\(map)) do n = n + 1 end
+                      return respond(n)
+                    end }
+                    """)
+        ])
+        let url = "other://nowhere"
+        let request = RuleRequest(uri: try URI(url), request: RouteRequest(url))
+        let value = try engine.withSession(context: ContextSnapshot(["empty": .table([:])])) { session in
+            session.setRequest(request)
+            return Result { () throws(LuaError) in try session.evaluate(declared: 1).value }
+        }.get()
+        #expect(value == ["verdict": "respond", "value": 0])
+    }
+
+    /// `req` caches each field it built in a table of its own for the rest of the request:
+    /// every field read in one request, with and without a route, from sources it keeps
+    /// and sources it does not, must read the next request's own, within a session and
+    /// across sessions.
+    @Test func fieldsCachedForOneRequestAreNotReadInTheNext() throws {
+        let engine = try RuleEngine(sources: [RuleSource(name: "probe.lua", text: Self.source)])
+        let probe = engine.declarations.interceptors[0].function
+        let table = try RouteTable(routes: [
+            Route(name: "user", pattern: "myapp://user/:id", groups: ["social"]),
+            Route(name: "shop", pattern: "shop://item/:sku", isExported: false),
+        ])
+        func request(_ url: String, source: RequestSource) throws -> RuleRequest {
+            let caller = RouteRequest(url, params: ["n": .string(url)], source: source)
+            guard let match = try table.match(url) as RouteMatch? else {
+                return RuleRequest(uri: try URI(url), request: caller)
+            }
+            return RuleRequest(match: match, request: caller)
+        }
+        let requests = [
+            try request("myapp://user/1?q=a", source: .push),
+            try request("shop://item/x9?q=b", source: "h5"),
+            try request("other://nowhere/at/all", source: .push),
+            try request("myapp://user/2", source: "cafe\u{301}"),
+            try request("myapp://user/3?q=c", source: "caf\u{E9}"),
+            try request("shop://item/y?q=d", source: "h5"),
+        ]
+        let fields = ["url", "scheme", "host", "path", "segments", "source", "params", "query", "route"]
+        func read(_ field: String, of request: RuleRequest, in session: inout RuleSession) throws(LuaError)
+            -> RuleValue
+        {
+            session.setRequest(request)
+            return try session.evaluate(declared: probe).value
+        }
+        func expected(_ field: String, of request: RuleRequest) -> RuleValue {
+            let value: RuleValue? =
+                switch field {
+                case "url": .string(request.url)
+                case "scheme": .string(request.scheme)
+                case "host": .string(request.host)
+                case "path": .string(request.path)
+                case "segments": .string(request.segments.indices.map { String($0 + 1) }.joined(separator: ","))
+                case "source": .string(request.source.rawValue)
+                case "params": .string(request.params.keys.sorted().joined(separator: ","))
+                case "query": .string(request.query.keys.sorted().joined(separator: ","))
+                default: request.route.map { _ in "exported,groups,meta,name,pattern,target" }
+                }
+            return value.map { ["verdict": "respond", "value": $0] } ?? ["verdict": "respond"]
+        }
+        // All fields in one session, request after request; then one field per session.
+        for field in fields {
+            let context = ContextSnapshot(["field": .string(field)])
+            let values = try engine.withSession(context: context) { session in
+                Result { () throws(LuaError) in
+                    try requests.map { request throws(LuaError) in try read(field, of: request, in: &session) }
+                }
+            }.get()
+            for (request, value) in zip(requests, values) {
+                #expect(value == expected(field, of: request), "\(field) of \(request.url) from \(request.source)")
+            }
+            for request in requests.reversed() {
+                let value = try engine.withSession(context: context) { session in
+                    Result { () throws(LuaError) in try read(field, of: request, in: &session) }
+                }.get()
+                #expect(value == expected(field, of: request), "\(field) of \(request.url), a session each")
+            }
+        }
+    }
+
+    /// What `req` caches is out of a rule's reach: its metatable is a string, `rawget`
+    /// refuses it, and the whole of it converts from the request, not from the cache.
+    @Test func reqsCacheIsOutOfARulesReach() throws {
+        let engine = try RuleEngine(sources: [
+            RuleSource(
+                name: "reach.lua",
+                text: """
+                    interceptor { name = "meta", all = true, run = function(req, ctx)
+                      local path = req.path
+                      return respond(tostring(getmetatable(req)) .. " " .. tostring(pcall(rawget, req, "path")))
+                    end }
+                    interceptor { name = "whole", all = true, run = function(req, ctx)
+                      local path = req.path
+                      return respond(req)
+                    end }
+                    """)
+        ])
+        let request = try Self.request()
+        let results = try engine.withSession(context: .empty) { session in
+            Result { () throws(LuaError) in
+                session.setRequest(request)
+                return try engine.declarations.interceptors.map { interceptor throws(LuaError) in
+                    try session.evaluate(declared: interceptor.function).value
+                }
+            }
+        }.get()
+        #expect(results[0] == ["verdict": "respond", "value": "the request is read-only false"])
+        guard case .table(let verdict) = results[1], case .table(let whole)? = verdict["value"] else {
+            Issue.record("expected the whole request, got \(results[1])")
+            return
+        }
+        #expect(whole["path"] == "/42")
+        #expect(whole["source"] == "push")
+        #expect(whole["params"] == ["coupon": "SPRING", "id": 42, "tab": "posts"])
+    }
+
+    /// Renumbering `req` runs outside any protected call, so it must not allocate (an
+    /// allocation the memory budget refuses there would abort the app): with every field
+    /// cached, kept views and a kept source included, it only reads and overwrites entries.
+    @Test func renumberingAllocatesNothing() throws {
+        let engine = try RuleEngine(sources: [
+            RuleSource(
+                name: "all.lua",
+                text: """
+                    interceptor { name = "all", all = true, run = function(req, ctx)
+                      local read = { req.url, req.scheme, req.host, req.path, req.segments, req.source, req.params,
+                        req.query, req.exts, req.route, req.params.id, req.query.q }
+                    end }
+                    """)
+        ])
+        let request = try Self.request()
+        for source: Int32 in [0, RequestUserdata.firstSourceSlot] {
+            _ = try engine.withSession(context: .empty) { session in
+                session.setRequest(request)
+                return Result { () throws(LuaError) in try session.evaluate(declared: 1) }
+            }.get()
+            let state = engine.state
+            let before = state.memoryInUse
+            RequestUserdata.renumber(
+                state.frame.handle, at: 1, generation: state.frame.generation + 1, source: source)
+            #expect(state.memoryInUse == before, "source slot \(source)")
+        }
+    }
+
     /// A caller hands the session the request before every rule and keeps no count of
     /// its own: the same request again changes nothing (what rules read of it, such as the
     /// parsed query, is kept), while another request — even an equal one — is read anew.

@@ -19,7 +19,7 @@ import JunctionCore
 /// - A session elsewhere (above other values) opens at the stack's height and drops its
 ///   slots when it closes.
 /// - The state has one `req` userdata, made once and kept in the registry; each request
-///   gives it a new generation (``RequestUserdata/renumber(_:at:generation:)``), and a
+///   gives it a new generation (``RequestUserdata/renumber(_:at:generation:source:)``), and a
 ///   view whose generation is not ``generation`` reads nothing.
 /// - Setting the request a session already has is a no-op: the generation changes only
 ///   when what rules read changes.
@@ -141,12 +141,17 @@ final class RequestFrame {
     private func place() throws(LuaError) {
         precondition(isOpen && request != nil, "setRequest(_:) comes before evaluate(declared:)")
         if placedGeneration != generation {
-            try LuaState.reserveStack(3, in: handle, chunkName: "req", activity: "pass req to Lua")
+            try LuaState.reserveStack(4, in: handle, chunkName: "req", activity: "pass req to Lua")
             if filledSlots == 0 {
                 try pushRequestUserdata()
                 filledSlots = 1
             }
-            RequestUserdata.renumber(handle, at: base + 1, generation: generation)
+            // The next request's source, when `req` keeps it as a string, stays cached.
+            var source: Int32 = 0
+            if !sourceNames.isEmpty, let request {
+                source = RequestUserdata.keptSourceSlot(for: request.source, among: sourceNames)
+            }
+            RequestUserdata.renumber(handle, at: base + 1, generation: generation, source: source)
             placedGeneration = generation
         }
         if placedContext !== context, let context {

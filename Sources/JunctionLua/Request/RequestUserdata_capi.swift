@@ -8,11 +8,18 @@ internal import Foundation  // memcmp
 /// built unless a rule asks for a whole map (`pairs`) or a field that is a list
 /// (`req.segments`, `req.route.groups`).
 ///
-/// Each userdata holds the generation of the request it stands for, its
-/// ``RequestView`` and which of its user values hold a cached field. The state keeps the current request and its generation, so a
-/// view kept past its evaluation (a sealed bundle cannot keep one, but defensively)
-/// raises instead of reading another request. `req`'s own fields are cached in its user
-/// values; the maps convert on every read.
+/// Each userdata holds the generation of the request it stands for and its
+/// ``RequestView``. The state keeps the current request and its generation, so a view
+/// kept past its evaluation (a sealed bundle cannot keep one, but defensively) raises
+/// instead of reading another request. The maps convert on every read.
+///
+/// `req`'s own fields are cached in a table of its own, its *fields*, which is its
+/// metatable's `__index`: a field read before in this request is a table lookup in the
+/// VM, with no call to the host. A field not there yet reaches ``fieldMiss``, which builds
+/// it and stores it in the fields. Between requests ``renumber(_:at:generation:source:)``
+/// clears what the previous request cached — except the maps (`req.params`, …, renumbered
+/// in place) and the source when the next request's is one `req` keeps as a string.
+/// The state has one `req`, so its fields stand for the state's current request.
 ///
 /// The metatable's functions make every call that can raise only after the Swift work is
 /// done and its result is in the state's scratch buffer: a `longjmp` never skips a Swift
@@ -22,12 +29,17 @@ enum RequestUserdata {
     private struct Block {
         var generation: Int
         var view: Int
-        /// Bit `slot` is set while that user value holds a cached field, so renumbering
-        /// clears only the fields a rule read (most rules read one or two of ten).
+        /// `req` only: bit `field` is set while its fields table holds that field, so
+        /// renumbering clears only the fields a rule read (most rules read one or two of ten).
         var cached: UInt32 = 0
     }
 
-    /// Creates the shared metatable and keeps it in the registry. Run in `lua_pcall`.
+    /// `req`'s user values: the name of each field at the field's own number (what
+    /// renumbering clears its entry by, without making a string), its fields table, then
+    /// the strings of the sources it keeps.
+    private static let fieldsSlot = Int32(RequestField.allCases.count) + 1
+
+    /// Creates the maps' shared metatable and keeps it in the registry. Run in `lua_pcall`.
     static let installMetatable: lua_CFunction = { state in
         lua_createtable(state, 0, 5)
         jl_pushcfunction(state, index)
@@ -44,9 +56,45 @@ enum RequestUserdata {
         return 0
     }
 
-    /// Pushes a new `req` for the generation given as argument 1. Run in `lua_pcall`.
+    /// Pushes a new `req` for the generation given as argument 1, with its fields table
+    /// and its own metatable. A state makes one. Run in `lua_pcall`.
     static let push: lua_CFunction = { state in
-        pushView(state, generation: Int(lua_tointegerx(state, 1, nil)), view: .request)
+        let generation = Int(lua_tointegerx(state, 1, nil))
+        let slots = fieldsSlot + Int32(sourceSlots)
+        let block = lua_newuserdatauv(state, MemoryLayout<Block>.size, slots).unsafelyUnwrapped  // 2
+        block.storeBytes(of: Block(generation: generation, view: RequestView.request.rawValue), as: Block.self)
+        for field in RequestField.allCases {
+            _ = lua_pushstring(state, HostFunctions.cString(field.name))
+            _ = lua_setiuservalue(state, 2, field.rawValue)
+        }
+        // The fields: a table sized for every field, whose misses go to `fieldMiss`.
+        lua_createtable(state, 0, Int32(RequestField.allCases.count))  // 3
+        lua_createtable(state, 0, 1)
+        lua_pushvalue(state, 2)
+        lua_pushcclosure(state, fieldMiss, 1)
+        lua_setfield(state, -2, "__index")
+        _ = lua_setmetatable(state, 3)
+        lua_pushvalue(state, 3)
+        _ = lua_setiuservalue(state, 2, fieldsSlot)
+        lua_createtable(state, 0, 5)  // 4: req's own metatable
+        lua_pushvalue(state, 3)
+        lua_setfield(state, 4, "__index")
+        jl_pushcfunction(state, refuseWrite)
+        lua_setfield(state, 4, "__newindex")
+        jl_pushcfunction(state, pairs)
+        lua_setfield(state, 4, "__pairs")
+        jl_pushcfunction(state, describe)
+        lua_setfield(state, 4, "__tostring")
+        _ = lua_pushstring(state, "the request is read-only")
+        lua_setfield(state, 4, "__metatable")
+        lua_pushvalue(state, 4)
+        let context = SandboxContext.of(state)
+        if context.pointee.requestOwnMetatable != LUA_NOREF {
+            luaL_unref(state, jl_registryindex(), context.pointee.requestOwnMetatable)
+        }
+        context.pointee.requestOwnMetatable = luaL_ref(state, jl_registryindex())
+        _ = lua_setmetatable(state, 2)
+        lua_settop(state, 2)
         return 1
     }
 
@@ -54,33 +102,52 @@ enum RequestUserdata {
     /// `generation` and forgets the fields it cached — except the views `req.params`,
     /// `req.query` and `req.exts`, which every request has: those are renumbered too and
     /// kept, so a rule reading `req.params.id` does not make a new userdata (and garbage)
-    /// per request. A kept view then reads the new request, as `req` itself does.
-    /// Allocates nothing, so it cannot raise. Needs one free stack slot.
-    static func renumber(_ state: OpaquePointer, at index: Int32, generation: Int) {
+    /// per request. A kept view then reads the new request, as `req` itself does. A cached
+    /// source becomes `source`, when not 0: the user value of the next request's source
+    /// (``keptSourceSlot(for:among:)``).
+    ///
+    /// Allocates nothing, so it cannot raise: it only reads entries and sets entries the
+    /// fields table holds already (their keys are in it: a table drops no key whose value
+    /// is not nil). Needs three free stack slots.
+    static func renumber(_ state: OpaquePointer, at index: Int32, generation: Int, source: Int32) {
         let block = lua_touserdata(state, index).unsafelyUnwrapped
         var cached = block.load(as: Block.self).cached
         var kept: UInt32 = 0
-        while cached != 0 {
-            let slot = Int32(cached.trailingZeroBitCount)
-            cached &= cached &- 1
-            if keepsView(slot), lua_getiuservalue(state, index, slot) == LUA_TUSERDATA {
-                let view = lua_touserdata(state, -1).unsafelyUnwrapped
-                var viewBlock = view.load(as: Block.self)
-                viewBlock.generation = generation
-                view.storeBytes(of: viewBlock, as: Block.self)
-                jl_pop(state, 1)
-                kept |= 1 << UInt32(slot)
-                continue
+        if cached != 0 {
+            _ = lua_getiuservalue(state, index, fieldsSlot)
+            let fields = lua_gettop(state)
+            while cached != 0 {
+                let slot = Int32(cached.trailingZeroBitCount)
+                cached &= cached &- 1
+                _ = lua_getiuservalue(state, index, slot)  // the field's name
+                if keepsView(slot) {
+                    lua_pushvalue(state, -1)
+                    if lua_rawget(state, fields) == LUA_TUSERDATA {
+                        let view = lua_touserdata(state, -1).unsafelyUnwrapped
+                        var viewBlock = view.load(as: Block.self)
+                        viewBlock.generation = generation
+                        view.storeBytes(of: viewBlock, as: Block.self)
+                        jl_pop(state, 2)
+                        kept |= 1 << UInt32(slot)
+                        continue
+                    }
+                    jl_pop(state, 1)
+                }
+                if slot == RequestField.source.rawValue, source != 0 {
+                    _ = lua_getiuservalue(state, index, source)
+                    kept |= 1 << UInt32(slot)
+                } else {
+                    lua_pushnil(state)
+                }
+                lua_rawset(state, fields)
             }
-            if keepsView(slot) { jl_pop(state, 1) }
-            lua_pushnil(state)
-            _ = lua_setiuservalue(state, index, slot)
+            jl_pop(state, 1)
         }
         block.storeBytes(
             of: Block(generation: generation, view: RequestView.request.rawValue, cached: kept), as: Block.self)
     }
 
-    /// Whether the user value `slot` of `req` caches a view every request has (so it can be
+    /// Whether field number `slot` of `req` is a view every request has (so a cached one is
     /// renumbered rather than rebuilt). Not `req.route`: a request without a route reads nil.
     private static func keepsView(_ slot: Int32) -> Bool {
         slot == RequestField.params.rawValue || slot == RequestField.query.rawValue
@@ -91,13 +158,22 @@ enum RequestUserdata {
     /// string is most of what reading it costs: `req` keeps the strings of up to
     /// `sourceSlots` sources in the user values from this one on, across requests, named
     /// by ``RequestFrame/sourceNames``. Renumbering leaves them alone.
-    static let firstSourceSlot = Int32(RequestField.allCases.count) + 1
+    static let firstSourceSlot = fieldsSlot + 1
     private static let sourceSlots = 4
 
-    /// Pushes a view userdata. May raise.
+    /// The user value of `req` that holds `source` as a string, among the sources kept in
+    /// that order (``RequestFrame/sourceNames``); 0 when it is not kept.
+    @inline(__always)
+    static func keptSourceSlot(for source: RequestSource, among names: [RequestSource]) -> Int32 {
+        for (offset, name) in names.enumerated() where sameBytes(name.rawValue, source.rawValue) {
+            return firstSourceSlot + Int32(offset)
+        }
+        return 0
+    }
+
+    /// Pushes a map's view userdata. May raise.
     private static func pushView(_ state: OpaquePointer?, generation: Int, view: RequestView) {
-        let slots = view == .request ? Int32(RequestField.allCases.count + sourceSlots) : 0
-        let block = lua_newuserdatauv(state, MemoryLayout<Block>.size, slots).unsafelyUnwrapped
+        let block = lua_newuserdatauv(state, MemoryLayout<Block>.size, 0).unsafelyUnwrapped
         block.storeBytes(of: Block(generation: generation, view: view.rawValue), as: Block.self)
         lua_rawgeti(state, jl_registryindex(), lua_Integer(SandboxContext.of(state).pointee.requestMetatable))
         lua_setmetatable(state, -2)
@@ -124,10 +200,27 @@ enum RequestUserdata {
         case overBudget
     }
 
-    /// `view.KEY`.
+    /// `view.KEY` of a map (`req.params.id`).
     private static let index: lua_CFunction = { state in
         let block = lua_touserdata(state, 1).unsafelyUnwrapped.load(as: Block.self)
         let view = RequestView(rawValue: block.view) ?? .request
+        guard view != .request, lua_type(state, 2) == LUA_TSTRING else {
+            lua_pushnil(state)
+            return 1
+        }
+        var length = 0
+        // A string: converting it cannot raise.
+        let key = UnsafeRawBufferPointer(start: lua_tolstring(state, 2, &length), count: length)
+        let prepared = prepare(state, view: view, field: nil, key: key, generation: block.generation)
+        raiseIfFailed(prepared, state: state)
+        push(prepared, state: state, generation: block.generation)
+        return 1
+    }
+
+    /// `req.KEY` for a key `req`'s fields table (argument 1) does not hold: builds the
+    /// field and stores it there, for the rest of the request. `req` is the closure's
+    /// upvalue.
+    private static let fieldMiss: lua_CFunction = { state in
         guard lua_type(state, 2) == LUA_TSTRING else {
             lua_pushnil(state)
             return 1
@@ -135,40 +228,34 @@ enum RequestUserdata {
         var length = 0
         // A string: converting it cannot raise.
         let key = UnsafeRawBufferPointer(start: lua_tolstring(state, 2, &length), count: length)
-        var slot: Int32 = 0
-        if view == .request {
-            guard let field = RequestField(key: key) else {
-                lua_pushnil(state)
-                return 1
-            }
-            slot = field.rawValue
-            if lua_getiuservalue(state, 1, slot) != LUA_TNIL { return 1 }
-            jl_pop(state, 1)
-            if field == .source {
-                let kept = keptSourceSlot(state, generation: block.generation)
-                if kept != 0 {
-                    _ = lua_getiuservalue(state, 1, kept)
-                    return 1
-                }
-            }
+        guard let field = RequestField(key: key) else {
+            lua_pushnil(state)
+            return 1
         }
-        let prepared = prepare(
-            state, view: view, field: RequestField(rawValue: slot), key: key, generation: block.generation)
-        raiseIfFailed(prepared, state: state)
-        push(prepared, state: state, generation: block.generation)
-        if slot != 0 {
-            lua_pushvalue(state, -1)
-            _ = lua_setiuservalue(state, 1, slot)
-            let payload = lua_touserdata(state, 1).unsafelyUnwrapped
-            var updated = payload.load(as: Block.self)
-            updated.cached |= 1 << UInt32(slot)
-            payload.storeBytes(of: updated, as: Block.self)
-            if slot == RequestField.source.rawValue {
-                let kept = keepSourceSlot(state)
-                if kept != 0 {
-                    lua_pushvalue(state, -1)
-                    _ = lua_setiuservalue(state, 1, kept)  // a slot that exists: cannot raise
-                }
+        let request = jl_upvalueindex(1)
+        let generation = lua_touserdata(state, request).unsafelyUnwrapped.load(as: Block.self).generation
+        var kept: Int32 = 0
+        if field == .source { kept = keptSourceSlot(state, generation: generation) }
+        if kept != 0 {
+            _ = lua_getiuservalue(state, request, kept)
+        } else {
+            let prepared = prepare(state, view: .request, field: field, key: key, generation: generation)
+            raiseIfFailed(prepared, state: state)
+            push(prepared, state: state, generation: generation)
+        }
+        if lua_type(state, -1) == LUA_TNIL { return 1 }  // `req.route` without a route: nothing to keep
+        lua_pushvalue(state, 2)
+        lua_pushvalue(state, -2)
+        lua_rawset(state, 1)  // may allocate, and raise: nothing is recorded yet
+        let payload = lua_touserdata(state, request).unsafelyUnwrapped
+        var updated = payload.load(as: Block.self)
+        updated.cached |= 1 << UInt32(field.rawValue)
+        payload.storeBytes(of: updated, as: Block.self)
+        if field == .source, kept == 0 {
+            kept = keepSourceSlot(state)
+            if kept != 0 {
+                lua_pushvalue(state, -1)
+                _ = lua_setiuservalue(state, request, kept)  // a slot that exists: cannot raise
             }
         }
         return 1
@@ -180,19 +267,16 @@ enum RequestUserdata {
     private static func keptSourceSlot(_ handle: OpaquePointer?, generation: Int) -> Int32 {
         let frame = LuaState.owner(of: handle).frame
         guard generation == frame.generation, let source = frame.request?.source else { return 0 }
-        // By bytes: Swift's `==` on strings is canonical equivalence, and Lua must get the
-        // request's own bytes ("café" precomposed and decomposed are two sources to a rule).
-        for (offset, name) in frame.sourceNames.enumerated() where sameBytes(name.rawValue, source.rawValue) {
-            return firstSourceSlot + Int32(offset)
-        }
-        return 0
+        return keptSourceSlot(for: source, among: frame.sourceNames)
     }
 
-    /// Whether two strings have the same UTF-8 bytes. `==` first: strings that are not
+    /// Whether two strings have the same UTF-8 bytes — by bytes: Swift's `==` on strings is
+    /// canonical equivalence, and Lua must get the request's own bytes ("café" precomposed
+    /// and decomposed are two sources to a rule). `==` first: strings that are not
     /// canonically equivalent never have the same bytes, and it is fast for the common
     /// case (ASCII, or the very same string); only equal ones are then compared by bytes.
     @inline(__always)
-    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
         guard a == b, a.utf8.count == b.utf8.count else { return false }
         // Both are contiguous UTF-8 (native strings): one memcmp over the bytes.
         let contiguous = a.utf8.withContiguousStorageIfAvailable { x in
@@ -257,7 +341,7 @@ enum RequestUserdata {
         let frame = owner.frame
         guard generation == frame.generation, let request = frame.request else { return .stale }
         // Work in Swift the count cannot see: a read that gets here takes about as long as
-        // fifty VM instructions (a field already cached in a user value never does).
+        // fifty VM instructions (a field `req` has cached never gets here).
         guard SandboxContext.charge(handle, readCost + (key?.count ?? 0)) else { return .overBudget }
         let name: String?
         let value: RuleValue?
@@ -367,9 +451,16 @@ enum RequestUserdata {
     /// any Lua call. `nil` when it is another userdata; a stale view reads as `nil` too.
     static func value(at index: Int32, in state: OpaquePointer) -> RuleValue?? {
         guard lua_getmetatable(state, index) != 0 else { return nil }
-        lua_rawgeti(state, jl_registryindex(), lua_Integer(SandboxContext.of(state).pointee.requestMetatable))
-        let isView = lua_rawequal(state, -1, -2) != 0
-        jl_pop(state, 2)
+        let context = SandboxContext.of(state)
+        lua_rawgeti(state, jl_registryindex(), lua_Integer(context.pointee.requestMetatable))
+        var isView = lua_rawequal(state, -1, -2) != 0
+        jl_pop(state, 1)
+        if !isView {
+            lua_rawgeti(state, jl_registryindex(), lua_Integer(context.pointee.requestOwnMetatable))
+            isView = lua_rawequal(state, -1, -2) != 0
+            jl_pop(state, 1)
+        }
+        jl_pop(state, 1)
         guard isView else { return nil }
         let block = lua_touserdata(state, index).unsafelyUnwrapped.load(as: Block.self)
         let frame = LuaState.owner(of: state).frame
@@ -393,10 +484,7 @@ enum RequestUserdata {
         if view == .request {
             lua_createtable(state, 0, Int32(RequestField.allCases.count))  // 2
             for field in RequestField.allCases {
-                jl_pushcfunction(state, index)
-                lua_pushvalue(state, 1)
-                _ = lua_pushstring(state, HostFunctions.cString(field.name))
-                jl_call(state, 2, 1)
+                _ = lua_getfield(state, 1, HostFunctions.cString(field.name))  // through the fields table
                 lua_setfield(state, 2, HostFunctions.cString(field.name))  // nil leaves no entry
             }
         } else {
@@ -424,10 +512,7 @@ enum RequestUserdata {
             return 1
         }
         lua_settop(state, 1)
-        jl_pushcfunction(state, index)
-        lua_pushvalue(state, 1)
-        _ = lua_pushstring(state, "url")
-        jl_call(state, 2, 1)
+        _ = lua_getfield(state, 1, "url")  // through the fields table
         _ = lua_pushstring(state, "request ")
         jl_insert(state, -2)
         lua_concat(state, 2)

@@ -97,8 +97,11 @@ enum OrderedIteration {
     /// reads, stores into slots that exist — so it may hold the Swift buffers it sorts in.
     private static func order(_ state: OpaquePointer?, _ source: Int32, into ordered: Int32, count: Int) {
         guard count > 1 else {
+            // No key: nothing to push (a nil pushed here once stayed, and `pairs` over an
+            // empty `req.query` returned its table where the iterator goes).
+            guard count == 1 else { return }
             lua_pushnil(state)
-            if count == 1, lua_next(state, source) != 0 {
+            if lua_next(state, source) != 0 {  // pops the nil; a key and its value for it
                 jl_pop(state, 1)
                 lua_rawseti(state, ordered, 1)
             }

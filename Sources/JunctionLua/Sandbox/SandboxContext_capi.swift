@@ -72,8 +72,10 @@ struct SandboxContext {
     /// Registry reference to the prelude's `reach`, which a new evaluation thread runs once
     /// (``LuaState/renewEvaluationThread()``).
     var reach: Int32 = LUA_NOREF
-    /// Registry reference to the metatable of `req` (``RequestUserdata``).
+    /// Registry reference to the metatable of `req`'s maps (``RequestUserdata``).
     var requestMetatable: Int32 = LUA_NOREF
+    /// Registry reference to the metatable of `req` itself, made with it.
+    var requestOwnMetatable: Int32 = LUA_NOREF
     /// The owning `LuaState`, unretained (for `print`).
     var owner: UnsafeMutableRawPointer?
     /// Where the line hook records the lines that ran, when the state records coverage
