@@ -2,6 +2,7 @@ import Testing
 
 import JunctionCore
 @testable import JunctionLua
+import CLua
 
 @Suite struct RuleSessionTests {
     static let source = """
@@ -373,6 +374,37 @@ import JunctionCore
                 state.frame.handle, at: 1, generation: state.frame.generation + 1, source: source)
             #expect(state.memoryInUse == before, "source slot \(source)")
         }
+    }
+
+    /// The views of `req`'s maps read whichever request is current; once the session is
+    /// over there is none, and a view read then (which a sealed bundle cannot keep, but
+    /// defensively) raises rather than read a request that has gone.
+    @Test func aViewReadOutsideItsSessionRaises() throws {
+        let engine = try RuleEngine(sources: [
+            RuleSource(
+                name: "id.lua",
+                text: """
+                    interceptor { name = "id", all = true, run = function(req, ctx) return respond(req.params.id) end }
+                    """)
+        ])
+        let request = try Self.request()
+        let value = try engine.withSession(context: .empty) { session in
+            session.setRequest(request)
+            return Result { () throws(LuaError) in try session.evaluate(declared: 1).value }
+        }.get()
+        #expect(value == ["verdict": "respond", "value": 42])
+        // The session's slots stay at the bottom of the stack: `req` is slot 1.
+        let handle = engine.state.frame.handle
+        let top = lua_gettop(handle)
+        defer { lua_settop(handle, top) }
+        jl_pushcfunction(handle) { state in
+            _ = lua_getfield(state, 1, "params")
+            _ = lua_getfield(state, -1, "id")
+            return 1
+        }
+        lua_pushvalue(handle, 1)
+        #expect(jl_pcall(handle, 1, 1, 0) != LUA_OK)
+        #expect(String(cString: lua_tolstring(handle, -1, nil)).contains("req may be read only during the call"))
     }
 
     /// A caller hands the session the request before every rule and keeps no count of

@@ -33,6 +33,9 @@ struct DecisionRun {
     /// read per step.
     private var lastTick = MonotonicClock.nanoseconds()
 
+    /// Not inlined: inlined, the run was built aside and copied into place (a copy and a
+    /// destroy of every field, per decision).
+    @inline(never)
     init(decider: Decider, request: RouteRequest, context: ContextSnapshot, passedGates: [String] = []) {
         self.decider = decider
         self.request = request

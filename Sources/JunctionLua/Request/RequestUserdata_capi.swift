@@ -17,9 +17,10 @@ internal import Foundation  // memcmp
 /// metatable's `__index`: a field read before in this request is a table lookup in the
 /// VM, with no call to the host. A field not there yet reaches ``fieldMiss``, which builds
 /// it and stores it in the fields. Between requests ``renumber(_:at:generation:source:)``
-/// clears what the previous request cached — except the maps (`req.params`, …, renumbered
-/// in place) and the source when the next request's is one `req` keeps as a string.
-/// The state has one `req`, so its fields stand for the state's current request.
+/// clears what the previous request cached — except the maps every request has
+/// (`req.params`, `req.query`, `req.exts`), whose views read whichever request is current
+/// (``followsTheRequest``), and the source when the next request's is one `req` keeps as a
+/// string. The state has one `req`, so its fields stand for the state's current request.
 ///
 /// The metatable's functions make every call that can raise only after the Swift work is
 /// done and its result is in the state's scratch buffer: a `longjmp` never skips a Swift
@@ -32,7 +33,16 @@ enum RequestUserdata {
         /// `req` only: bit `field` is set while its fields table holds that field, so
         /// renumbering clears only the fields a rule read (most rules read one or two of ten).
         var cached: UInt32 = 0
+        /// `req` only: the user value whose source string its fields hold, 0 when the
+        /// source there is not one `req` keeps (or none is there).
+        var sourceSlot: Int32 = 0
     }
+
+    /// The generation of the views `req.params`, `req.query` and `req.exts`: they read the
+    /// state's current request, as `req` does, so one view serves every request (no new
+    /// userdata, and garbage, per request) and renumbering has nothing to do for them.
+    /// Between sessions there is no current request, and they read nothing.
+    private static let followsTheRequest = Int.min
 
     /// `req`'s user values: the name of each field at the field's own number (what
     /// renumbering clears its entry by, without making a string), its fields table, then
@@ -99,60 +109,48 @@ enum RequestUserdata {
     }
 
     /// Makes the `req` userdata at stack slot `index` (counted from the bottom) stand for
-    /// `generation` and forgets the fields it cached — except the views `req.params`,
-    /// `req.query` and `req.exts`, which every request has: those are renumbered too and
-    /// kept, so a rule reading `req.params.id` does not make a new userdata (and garbage)
-    /// per request. A kept view then reads the new request, as `req` itself does. A cached
-    /// source becomes `source`, when not 0: the user value of the next request's source
-    /// (``keptSourceSlot(for:among:)``).
+    /// `generation` and forgets the fields it cached — except the views of the maps every
+    /// request has, which follow the request (``followsTheRequest``). A cached source
+    /// becomes `source`, when not 0: the user value of the next request's source
+    /// (``keptSourceSlot(for:among:)``); it is left as it is when it is that one already.
     ///
-    /// Allocates nothing, so it cannot raise: it only reads entries and sets entries the
-    /// fields table holds already (their keys are in it: a table drops no key whose value
-    /// is not nil). Needs three free stack slots.
+    /// Allocates nothing, so it cannot raise: it only sets entries the fields table holds
+    /// already (their keys are in it: a table drops no key whose value is not nil). Needs
+    /// three free stack slots.
     static func renumber(_ state: OpaquePointer, at index: Int32, generation: Int, source: Int32) {
-        let block = lua_touserdata(state, index).unsafelyUnwrapped
-        var cached = block.load(as: Block.self).cached
-        var kept: UInt32 = 0
-        if cached != 0 {
+        let payload = lua_touserdata(state, index).unsafelyUnwrapped
+        var block = payload.load(as: Block.self)
+        block.generation = generation
+        let sourceBit: UInt32 = 1 << UInt32(RequestField.source.rawValue)
+        var stale = block.cached & ~keptViews
+        if stale & sourceBit != 0, source != 0, source == block.sourceSlot { stale &= ~sourceBit }
+        if stale != 0 {
             _ = lua_getiuservalue(state, index, fieldsSlot)
             let fields = lua_gettop(state)
-            while cached != 0 {
-                let slot = Int32(cached.trailingZeroBitCount)
-                cached &= cached &- 1
+            while stale != 0 {
+                let slot = Int32(stale.trailingZeroBitCount)
+                stale &= stale &- 1
                 _ = lua_getiuservalue(state, index, slot)  // the field's name
-                if keepsView(slot) {
-                    lua_pushvalue(state, -1)
-                    if lua_rawget(state, fields) == LUA_TUSERDATA {
-                        let view = lua_touserdata(state, -1).unsafelyUnwrapped
-                        var viewBlock = view.load(as: Block.self)
-                        viewBlock.generation = generation
-                        view.storeBytes(of: viewBlock, as: Block.self)
-                        jl_pop(state, 2)
-                        kept |= 1 << UInt32(slot)
-                        continue
-                    }
-                    jl_pop(state, 1)
-                }
                 if slot == RequestField.source.rawValue, source != 0 {
                     _ = lua_getiuservalue(state, index, source)
-                    kept |= 1 << UInt32(slot)
+                    block.sourceSlot = source
                 } else {
                     lua_pushnil(state)
+                    block.cached &= ~(1 << UInt32(slot))
+                    if slot == RequestField.source.rawValue { block.sourceSlot = 0 }
                 }
                 lua_rawset(state, fields)
             }
             jl_pop(state, 1)
         }
-        block.storeBytes(
-            of: Block(generation: generation, view: RequestView.request.rawValue, cached: kept), as: Block.self)
+        payload.storeBytes(of: block, as: Block.self)
     }
 
-    /// Whether field number `slot` of `req` is a view every request has (so a cached one is
-    /// renumbered rather than rebuilt). Not `req.route`: a request without a route reads nil.
-    private static func keepsView(_ slot: Int32) -> Bool {
-        slot == RequestField.params.rawValue || slot == RequestField.query.rawValue
-            || slot == RequestField.exts.rawValue
-    }
+    /// The fields of `req` that are views every request has, by bit: kept across requests
+    /// (``followsTheRequest``). Not `req.route`: a request without a route reads nil.
+    private static let keptViews: UInt32 =
+        1 << UInt32(RequestField.params.rawValue) | 1 << UInt32(RequestField.query.rawValue)
+        | 1 << UInt32(RequestField.exts.rawValue)
 
     /// `req.source` has few values (an app has a handful of sources), and building its
     /// string is most of what reading it costs: `req` keeps the strings of up to
@@ -165,6 +163,9 @@ enum RequestUserdata {
     /// that order (``RequestFrame/sourceNames``); 0 when it is not kept.
     @inline(__always)
     static func keptSourceSlot(for source: RequestSource, among names: [RequestSource]) -> Int32 {
+        for (offset, name) in names.enumerated() where identical(name.rawValue, source.rawValue) {
+            return firstSourceSlot + Int32(offset)
+        }
         for (offset, name) in names.enumerated() where sameBytes(name.rawValue, source.rawValue) {
             return firstSourceSlot + Int32(offset)
         }
@@ -247,10 +248,6 @@ enum RequestUserdata {
         lua_pushvalue(state, 2)
         lua_pushvalue(state, -2)
         lua_rawset(state, 1)  // may allocate, and raise: nothing is recorded yet
-        let payload = lua_touserdata(state, request).unsafelyUnwrapped
-        var updated = payload.load(as: Block.self)
-        updated.cached |= 1 << UInt32(field.rawValue)
-        payload.storeBytes(of: updated, as: Block.self)
         if field == .source, kept == 0 {
             kept = keepSourceSlot(state)
             if kept != 0 {
@@ -258,6 +255,11 @@ enum RequestUserdata {
                 _ = lua_setiuservalue(state, request, kept)  // a slot that exists: cannot raise
             }
         }
+        let payload = lua_touserdata(state, request).unsafelyUnwrapped
+        var updated = payload.load(as: Block.self)
+        updated.cached |= 1 << UInt32(field.rawValue)
+        if field == .source { updated.sourceSlot = kept }
+        payload.storeBytes(of: updated, as: Block.self)
         return 1
     }
 
@@ -272,17 +274,25 @@ enum RequestUserdata {
 
     /// Whether two strings have the same UTF-8 bytes — by bytes: Swift's `==` on strings is
     /// canonical equivalence, and Lua must get the request's own bytes ("café" precomposed
-    /// and decomposed are two sources to a rule). `==` first: strings that are not
-    /// canonically equivalent never have the same bytes, and it is fast for the common
-    /// case (ASCII, or the very same string); only equal ones are then compared by bytes.
-    @inline(__always)
+    /// and decomposed are two sources to a rule). A short string's bytes are copied to the
+    /// stack to compare, with no allocation.
     static func sameBytes(_ a: String, _ b: String) -> Bool {
-        guard a == b, a.utf8.count == b.utf8.count else { return false }
-        // Both are contiguous UTF-8 (native strings): one memcmp over the bytes.
-        let contiguous = a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        var (a, b) = (a, b)
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+            }
         }
-        return (contiguous ?? nil) ?? a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// Whether `a` and `b` are the very same string value, bit for bit (the same short
+    /// string, or the same storage): then their bytes are the same. A source the app
+    /// passes is most often a constant, so this finds it without reading its bytes.
+    @inline(__always)
+    static func identical(_ a: String, _ b: String) -> Bool {
+        withUnsafeBytes(of: a) { x in
+            withUnsafeBytes(of: b) { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
     }
 
     /// The user value of `req` to keep the source string just built in, recorded as
@@ -325,7 +335,8 @@ enum RequestUserdata {
         case .encoded(let start):
             var cursor = start
             RuleValueWriter.decode(state, at: &cursor, readOnly: true)
-        case .view(let view): pushView(state, generation: generation, view: view)
+        case .view(let view):
+            pushView(state, generation: view == .route ? generation : followsTheRequest, view: view)
         }
     }
 
@@ -339,7 +350,9 @@ enum RequestUserdata {
     ) -> Prepared {
         let owner = LuaState.owner(of: handle)
         let frame = owner.frame
-        guard generation == frame.generation, let request = frame.request else { return .stale }
+        guard generation == frame.generation || generation == followsTheRequest, let request = frame.request else {
+            return .stale
+        }
         // Work in Swift the count cannot see: a read that gets here takes about as long as
         // fifty VM instructions (a field `req` has cached never gets here).
         guard SandboxContext.charge(handle, readCost + (key?.count ?? 0)) else { return .overBudget }
@@ -464,7 +477,8 @@ enum RequestUserdata {
         guard isView else { return nil }
         let block = lua_touserdata(state, index).unsafelyUnwrapped.load(as: Block.self)
         let frame = LuaState.owner(of: state).frame
-        guard block.generation == frame.generation, let request = frame.request,
+        guard block.generation == frame.generation || block.generation == followsTheRequest,
+            let request = frame.request,
             let view = RequestView(rawValue: block.view)
         else { return .some(nil) }
         return .some(wholeOrKey(of: view, in: request, key: nil))
