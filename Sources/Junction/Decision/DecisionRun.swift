@@ -3,7 +3,10 @@ import JunctionLua
 
 /// The state of one ``Decider/decide(_:context:)``: the URLs visited, the parameters
 /// carried, the trace so far.
-struct DecisionRun {
+///
+/// Not copyable: a run is one decision's, and as a copyable value the optimiser built it
+/// aside and copied it into place — a copy and a destroy of every field, per decision.
+struct DecisionRun: ~Copyable {
     private let decider: Decider
     private let context: ContextSnapshot
     /// The request now: the current URL's parameters include redirect verdicts' params.
@@ -19,7 +22,7 @@ struct DecisionRun {
     /// The gates the request passed and resumed after (``AsyncStage/passedGates``): a gate
     /// to one of them again is a loop.
     private var passedGates: [String] = []
-    private var steps: [TraceStep] = []
+    private var steps: [TraceStep]
     private var uri: URI?
     /// The URL being decided now (the run stops at a URL that does not parse).
     private var currentURL: String { uri?.string ?? "" }
@@ -33,15 +36,14 @@ struct DecisionRun {
     /// read per step.
     private var lastTick = MonotonicClock.nanoseconds()
 
-    /// Not inlined: inlined, the run was built aside and copied into place (a copy and a
-    /// destroy of every field, per decision).
-    @inline(never)
     init(decider: Decider, request: RouteRequest, context: ContextSnapshot, passedGates: [String] = []) {
+        var steps: [TraceStep] = []
+        steps.reserveCapacity(8)
+        self.steps = steps
         self.decider = decider
         self.request = request
         self.context = context
         self.passedGates = passedGates
-        steps.reserveCapacity(8)
     }
 
     /// Where one URL's pass through the pipeline ends.
@@ -558,8 +560,7 @@ struct DecisionRun {
     /// The decision so far, as if it ended now with `outcome`: what the undefined-route
     /// handler reads. The run goes on.
     private func snapshot(_ outcome: Decision.Outcome) -> Decision {
-        var copy = self
-        return copy.finish(outcome)
+        decision(outcome, match: nil, steps: steps, passed: passed, uri: uri)
     }
 
     // MARK: - Redirects
@@ -595,17 +596,27 @@ struct DecisionRun {
     private mutating func finish(
         _ outcome: consuming Decision.Outcome, match: consuming RouteMatch? = nil
     ) -> Decision {
-        var params = request.params
-        if !rewrites.isEmpty { params.merge(rewrites) { _, new in new } }
-        if traceBytesLeftOut > 0 {
-            steps.append(.traceCut(maximum: decider.options.maximumTraceBytes, leftOut: traceBytesLeftOut))
-        }
         var steps: [TraceStep] = []
         var passed: [String] = []
         var uri: URI?
         swap(&steps, &self.steps)
         swap(&passed, &self.passed)
         swap(&uri, &self.uri)
+        return decision(outcome, match: match, steps: steps, passed: passed, uri: uri)
+    }
+
+    /// The decision with `outcome` at `match`, its trace `steps` (the cut, if any, added),
+    /// the URLs `passed` and the URL `uri` decided last.
+    private func decision(
+        _ outcome: consuming Decision.Outcome, match: consuming RouteMatch?, steps: consuming [TraceStep],
+        passed: consuming [String], uri: consuming URI?
+    ) -> Decision {
+        var params = request.params
+        if !rewrites.isEmpty { params.merge(rewrites) { _, new in new } }
+        var steps = steps
+        if traceBytesLeftOut > 0 {
+            steps.append(.traceCut(maximum: decider.options.maximumTraceBytes, leftOut: traceBytesLeftOut))
+        }
         var original = request
         if let callerParams { original.params = callerParams }
         return Decision(
