@@ -41,7 +41,11 @@ final class LuaState {
     let logHandler: (Logger.Level, String) -> Void
 
     /// What rules may still log in the current decision (or while the bundle loads).
-    var output: OutputAllowance
+    ///
+    /// Unchecked, as the dynamic check cost every decision two runtime calls: sound because
+    /// a state is used by one thread at a time, and every access (``beginDecision()``,
+    /// ``emit(_:level:)``, ``reportDroppedOutput()``) ends before any handler is called.
+    @exclusivity(unchecked) var output: OutputAllowance
 
     /// The allocator's accounting; outlives `main`, because `lua_close` frees through it.
     let budget: UnsafeMutablePointer<MemoryBudget>

@@ -79,7 +79,7 @@ extension LuaState {
     func holdCollector() {
         _ = jl_gc(main, LUA_GCSTOP, 0)
         collector.isHeld = true
-        collector.collectedAt = memoryInUse
+        collector.collectedAt = budget.pointee.inUse
     }
 
     /// Runs the collector, when it is held, once the heap grew enough since it last ran — as
@@ -87,15 +87,17 @@ extension LuaState {
     /// least 64 KiB) — or fully, when an evaluation ran out of memory.
     func collectBetweenUnits() {
         guard collector.isHeld else { return }
+        // The allocator's count of the heap: what Lua's own count reads, without two calls
+        // into Lua after every decision.
         if collector.fullCollectionDue {
             collector.fullCollectionDue = false
             _ = jl_gc(main, LUA_GCCOLLECT, 0)
-        } else if memoryInUse - collector.collectedAt > max(64 << 10, collector.collectedAt / 5) {
+        } else if budget.pointee.inUse - collector.collectedAt > max(64 << 10, collector.collectedAt / 5) {
             _ = jl_gc(main, LUA_GCSTEP, 0)
         } else {
             return
         }
-        collector.collectedAt = memoryInUse
+        collector.collectedAt = budget.pointee.inUse
     }
 
     private func reference(in state: OpaquePointer) throws(LuaError) -> Int32 {
