@@ -116,6 +116,57 @@ import Testing
     /// What the main thread grew while the bundle loaded (here, 20,000 call frames and the
     /// stack they needed, ~2 MB) is given back before the first evaluation, not whenever a
     /// later collection happens to.
+    // MARK: - What reading `req` costs
+
+    /// A rule reading every field of `req`, and the maps' keys (which are charged).
+    static let requestReader = """
+        interceptor { name = "read", all = true, run = function(req, ctx)
+          local fields = { req.url, req.scheme, req.host, req.path, req.segments, req.source, req.params,
+            req.query, req.exts, req.route, req.params.n, req.query.q, req.exts.x, req.route.name }
+          local n = 0
+          for _ in pairs(req) do n = n + 1 end
+          return respond(#req.url + n)
+        end }
+        """
+
+    /// One decision of `requestReader` on `url` from `source`.
+    static func readRequest(_ engine: RuleEngine, _ url: String, source: RequestSource) throws -> String {
+        let match = try #require(try SandboxIsolationTests.routes.match(url) as RouteMatch?)
+        let request = RuleRequest(match: match, request: RouteRequest(url, exts: ["x": 1], source: source))
+        let result = engine.withSession(context: .empty) { session in
+            session.setRequest(request)
+            return Result { () throws(LuaError) in try session.evaluate(declared: 1) }
+        }
+        switch result {
+        case .success(let value): return "\(value.value) after \(value.instructions)"
+        case .failure(let error): return "\(error.code) at \(error.chunkName):\(error.line ?? 0)"
+        }
+    }
+
+    /// `req` keeps what it built for the rest of a request, the maps' views and the names
+    /// of a few sources across requests, in a table that collections change: what reading
+    /// it is charged must not tell what earlier decisions read, nor when a collection ran.
+    /// Regression: a kept source or view was charged on a new engine and free after, and a
+    /// field stored where a collection had let a cleared key go grew the table, charged.
+    @Test(arguments: ["push", "h5", "a-source-of-thirty-two-bytes-long"] as [RequestSource])
+    func readingReqCostsTheSameAfterAnyHistory(source: RequestSource) throws {
+        let url = "myapp://r/7?q=1&k=v"
+        let cold = try Self.readRequest(try Self.engine(Self.requestReader), url, source: source)
+        #expect(cold.contains("respond"), "the reader must decide: \(cold)")
+        let engine = try Self.engine(Self.requestReader)
+        let history: [(String, RequestSource)] = [
+            ("myapp://r/1", "push"), ("myapp://r/22?q=2", "internal"), ("myapp://r/333", source),
+            ("myapp://r/4?x=1&y=2&z=3", "h5"), ("myapp://r/55", "a"), ("myapp://r/6", "b"), ("myapp://r/7", "c"),
+        ]
+        for round in 0..<12 {
+            for (other, from) in history.shuffled() {
+                _ = try Self.readRequest(engine, other, source: from)
+                if round % 2 == 0 { engine.collectGarbage() }
+            }
+            #expect(try Self.readRequest(engine, url, source: source) == cold, "round \(round)")
+        }
+    }
+
     @Test func whatLoadingGrewIsGivenBackBeforeTheFirstEvaluation() throws {
         let deep = try Self.engine(Self.memoryReader, limits: Self.memoryLimits)
         let flat = try Self.engine(

@@ -169,6 +169,21 @@ public struct RuleRequest: Sendable {
         return declaration.defaultValue.map(RuleValue.init)
     }
 
+    /// What ``param(_:)`` gives for the name whose UTF-8 bytes are `name` when that is a
+    /// path parameter's text as captured — no rewrite and no caller's parameters, no
+    /// declared parameters on the route — found without making a string of the name (a
+    /// rule reads `req.params.id` on every request). `nil` when it is anything else: then
+    /// ask ``param(_:firstQueryValue:)``.
+    /// - Parameter name: The parameter's name, as UTF-8.
+    /// - Returns: The captured text.
+    package func capturedText(named name: UnsafeRawBufferPointer) -> String? {
+        guard storage.fields.rewrites.isEmpty, storage.fields.request.params.isEmpty,
+            route?.parameters.isEmpty ?? true
+        else { return nil }
+        for parameter in pathParameters where parameter.name.utf8.elementsEqual(name) { return parameter.value }
+        return nil
+    }
+
     /// Each query name's first value, decoded: the query parsed once, for callers that
     /// look many names up.
     package var firstQueryValues: [String: String] {

@@ -52,6 +52,21 @@ struct MemoryBudget {
         return userData?.assumingMemoryBound(to: MemoryBudget.self)
     }
 
+    /// Runs `body` with the heap's growth uncharged, for what only the first evaluation to
+    /// ask would pay for — what a rule pays must not depend on what ran before: an array of
+    /// ordered keys kept beyond the evaluation (a read-only table's, ``OrderedIteration``),
+    /// a field of `req` kept across requests, a node of `req`'s fields table (which a
+    /// table grows, or not, by what earlier requests left in it) (``RequestUserdata``). The
+    /// memory cap still holds. `body` may raise (memory; the evaluation then ends with its
+    /// metering off, as a memory error ends it anyway); it must hold no Swift reference.
+    static func unmetered(_ state: OpaquePointer?, _ body: () -> Void) {
+        let context = of(state)?.pointee.context
+        let metering = context?.pointee.metering ?? false
+        context?.pointee.metering = false
+        body()
+        context?.pointee.metering = metering
+    }
+
     /// The last growth refused for the cap, to tell Lua's retry after its emergency
     /// collection: refused again, memory has run out for the evaluation.
     private var refused: (block: UnsafeMutableRawPointer?, oldSize: Int, newSize: Int)?

@@ -235,19 +235,33 @@ enum RequestUserdata {
         }
         let request = jl_upvalueindex(1)
         let generation = lua_touserdata(state, request).unsafelyUnwrapped.load(as: Block.self).generation
+        // A field kept across requests (a map's view, a source `req` keeps) is there already
+        // on an engine that decided before: building it is not charged, or a rule could
+        // tell by its count what earlier decisions read. It is built once per engine, or
+        // per source.
+        let keptAcross = field == .source || (RequestView(field: field).map { $0 != .route } ?? false)
         var kept: Int32 = 0
         if field == .source { kept = keptSourceSlot(state, generation: generation) }
         if kept != 0 {
             _ = lua_getiuservalue(state, request, kept)
         } else {
-            let prepared = prepare(state, view: .request, field: field, key: key, generation: generation)
+            let prepared = prepare(
+                state, view: .request, field: field, key: key, generation: generation, charged: !keptAcross)
             raiseIfFailed(prepared, state: state)
-            push(prepared, state: state, generation: generation)
+            if keptAcross {
+                MemoryBudget.unmetered(state) { push(prepared, state: state, generation: generation) }
+            } else {
+                push(prepared, state: state, generation: generation)
+            }
         }
         if lua_type(state, -1) == LUA_TNIL { return 1 }  // `req.route` without a route: nothing to keep
-        lua_pushvalue(state, 2)
-        lua_pushvalue(state, -2)
-        lua_rawset(state, 1)  // may allocate, and raise: nothing is recorded yet
+        // Whether storing the field grows the table depends on what earlier requests left in
+        // it (a cleared key a collection has since let go needs a new node): not charged.
+        MemoryBudget.unmetered(state) {
+            lua_pushvalue(state, 2)
+            lua_pushvalue(state, -2)
+            lua_rawset(state, 1)  // may allocate, and raise: nothing is recorded yet
+        }
         if field == .source, kept == 0 {
             kept = keepSourceSlot(state)
             if kept != 0 {
@@ -275,7 +289,7 @@ enum RequestUserdata {
     /// Whether two strings have the same UTF-8 bytes — by bytes: Swift's `==` on strings is
     /// canonical equivalence, and Lua must get the request's own bytes ("café" precomposed
     /// and decomposed are two sources to a rule). A short string's bytes are copied to the
-    /// stack to compare, with no allocation.
+    /// stack to compare (a bridged string may be copied to native storage first).
     static func sameBytes(_ a: String, _ b: String) -> Bool {
         var (a, b) = (a, b)
         return a.withUTF8 { x in
@@ -342,11 +356,13 @@ enum RequestUserdata {
 
     /// The Swift half of `__index` and `__pairs`: finds the state's current request and
     /// prepares `key` of `view` (all of it for a `nil` key); `field` is what `key` names
-    /// in `req`, when `__index` found it already. Every Swift value it makes is gone when
-    /// it returns.
+    /// in `req`, when `__index` found it already. `charged`: whether the read is charged
+    /// ``readCost``. Every Swift value it makes is gone when it returns.
     @inline(never)
     private static func prepare(
-        _ handle: OpaquePointer?, view: RequestView, field: RequestField?, key: UnsafeRawBufferPointer?, generation: Int
+        _ handle: OpaquePointer?, view: RequestView, field: RequestField?, key: UnsafeRawBufferPointer?,
+        generation: Int,
+        charged: Bool = true
     ) -> Prepared {
         let owner = LuaState.owner(of: handle)
         let frame = owner.frame
@@ -355,7 +371,7 @@ enum RequestUserdata {
         }
         // Work in Swift the count cannot see: a read that gets here takes about as long as
         // fifty VM instructions (a field `req` has cached never gets here).
-        guard SandboxContext.charge(handle, readCost + (key?.count ?? 0)) else { return .overBudget }
+        guard !charged || SandboxContext.charge(handle, readCost + (key?.count ?? 0)) else { return .overBudget }
         let name: String?
         let value: RuleValue?
         if view == .request, let field {
@@ -375,6 +391,11 @@ enum RequestUserdata {
             default: value = .array(request.segments.map(RuleValue.string))
             }
         } else {
+            // `req.params.id` of a path parameter as captured, found by the key's bytes.
+            if view == .params, let key, var text = request.capturedText(named: key) {
+                text.withUTF8 { owner.scratch.store(UnsafeRawBufferPointer($0)) }
+                return .string(UnsafeRawPointer(owner.scratch.base), text.utf8.count)
+            }
             name = key.map { String(decoding: $0, as: UTF8.self) }
             // The query is parsed once per request when a name is read, and the parse is
             // charged; a whole map (`pairs`) is built anew and charged each time.

@@ -73,20 +73,6 @@ enum OrderedIteration {
         order(state, source, into: lua_gettop(state), count: count)
     }
 
-    /// Runs `body` with the heap's growth uncharged: for an array of ordered keys kept
-    /// beyond the evaluation (a read-only table's), which only the first evaluation to ask
-    /// would pay for — what a rule pays must not depend on what ran before.
-    /// ``pushIterator(_:keys:over:)`` charges the ordering each time. `body` may raise
-    /// (memory; the evaluation then ends with its metering off, as a memory error ends it
-    /// anyway); it must hold no Swift reference.
-    static func unmetered(_ state: OpaquePointer?, _ body: () -> Void) {
-        let context = MemoryBudget.of(state)?.pointee.context
-        let metering = context?.pointee.metering ?? false
-        context?.pointee.metering = false
-        body()
-        context?.pointee.metering = metering
-    }
-
     /// What ordering `count` keys is charged: a key an element, and `n·log2 n` comparisons.
     private static func cost(of count: Int) -> Int {
         count + (count > 1 ? count * (Int.bitWidth - (count - 1).leadingZeroBitCount) : 0)

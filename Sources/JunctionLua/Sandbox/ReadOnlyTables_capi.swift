@@ -195,7 +195,7 @@ enum ReadOnlyTables {
         }
         if lua_rawgetp(state, 3, orderKey) != LUA_TTABLE {  // 4
             jl_pop(state, 1)
-            OrderedIteration.unmetered(state) {
+            MemoryBudget.unmetered(state) {
                 OrderedIteration.pushOrderedKeys(state, of: 2)
                 lua_pushvalue(state, -1)
                 lua_rawsetp(state, 3, orderKey)
