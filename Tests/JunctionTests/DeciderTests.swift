@@ -350,6 +350,36 @@ import Testing
         #expect(rejection.cause == .invalidURL && rejection.code == 400)
     }
 
+    /// Each rule reads the request it is given: a `when` the URL before the redirect, a
+    /// chain's step after a rewrite the rewritten params, a fallback the unmatched URL — the
+    /// request is handed to the rules once for the steps that share it.
+    @Test(arguments: [
+        ("myapp://old/5", RuleValue.string("r:5:from-a")),
+        ("myapp://r/7", "r:7:from-a"),
+        ("myapp://old/6", "fallback:myapp://old/6"),
+        ("myapp://elsewhere?q=1", "fallback:myapp://elsewhere?q=1"),
+    ])
+    func eachRuleReadsTheRequestItIsGiven(url: String, expected: RuleValue) throws {
+        let decider = try Self.decider(
+            rules: """
+                redirect { from = "myapp://old/:n", to = "myapp://r/{n}", when = function(req) return req.params.n == "4" end }
+                redirect { from = "myapp://old/:n", to = "myapp://r/{n}", when = function(req) return req.path == "/5" end }
+                interceptor { name = "a", all = true, priority = 10, run = function(req)
+                  return rewrite { params = { x = "from-a" } }
+                end }
+                interceptor { name = "b", all = true, priority = 5, run = function(req)
+                  return respond(req.route.name .. ":" .. req.params.n .. ":" .. req.params.x)
+                end }
+                fallback(function(req) return respond("fallback:" .. req.url) end)
+                """)
+        let decision = decider.decide(RouteRequest(url))
+        guard case .respond(let value) = decision.outcome else {
+            Issue.record("\(url): expected a response, got \(decision.outcome)")
+            return
+        }
+        #expect(value == expected, "\(url)")
+    }
+
     static func decider(rules: String) throws -> Decider {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(
             "junction-decider-\(UUID().uuidString)")

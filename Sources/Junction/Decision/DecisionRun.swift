@@ -158,12 +158,16 @@ struct DecisionRun: ~Copyable {
             var ruleRequest: RuleRequest?  // what each `when` of this pattern reads, built for the first
             for rule in decider.redirects.rulesByRoute[match.routeIndex] {
                 if let condition = rule.condition {
-                    let conditionRequest =
-                        ruleRequest
-                        ?? RuleRequest(
+                    let conditionRequest: RuleRequest
+                    if let ruleRequest {
+                        conditionRequest = ruleRequest
+                    } else {
+                        conditionRequest = RuleRequest(
                             uri: uri, request: request, pathParameters: match.parameters,
                             plusAsSpace: decider.routes.options.plusAsSpace)
-                    ruleRequest = conditionRequest
+                        session.setRequest(conditionRequest)
+                        ruleRequest = conditionRequest
+                    }
                     switch evaluate(condition, conditionRequest, session: &session) {
                     case .proceed: break  // it holds
                     case .decline, .rewrite: continue  // it does not: the next redirect
@@ -225,9 +229,12 @@ struct DecisionRun: ~Copyable {
     ) -> Ending? {
         let chain = decider.plan.chain(for: match)
         var ruleRequest = RuleRequest(match: match, request: request, rewrites: rewrites)
+        session.setRequest(ruleRequest)
         for step in chain {
-            switch follow(evaluate(step, ruleRequest, session: &session), at: match, ruleRequest: &ruleRequest) {
-            case .goesOn: continue
+            let conclusion = evaluate(step, ruleRequest, session: &session)
+            let rewrote = if case .rewrite = conclusion { true } else { false }
+            switch follow(conclusion, at: match, ruleRequest: &ruleRequest) {
+            case .goesOn: if rewrote { session.setRequest(ruleRequest) }  // the steps after read the new params
             case .declined: return nil
             case .ended(let ending): return ending
             }
@@ -289,6 +296,7 @@ struct DecisionRun: ~Copyable {
         let fallbacks = decider.fallbacks
         if !fallbacks.isEmpty {
             let ruleRequest = RuleRequest(uri: uri, request: request, plusAsSpace: decider.routes.options.plusAsSpace)
+            session.setRequest(ruleRequest)
             for fallback in fallbacks {
                 if case .end(let ending) = evaluate(fallback, ruleRequest, session: &session) { return ending }
             }
@@ -299,13 +307,14 @@ struct DecisionRun: ~Copyable {
     // MARK: - Steps
 
     /// Runs one step with `ruleRequest` as its `req`, records it, and concludes from what
-    /// it returned as its kind reads it (``PolicyStep/Kind``).
+    /// it returned as its kind reads it (``PolicyStep/Kind``). The caller has made
+    /// `ruleRequest` what `session`'s rules read (`setRequest`), once for the steps that
+    /// share it: a chain's, a pattern's `when`s, the fallbacks.
     private mutating func evaluate<Functions: DeclaredFunctions>(
         _ step: PolicyStep, _ ruleRequest: RuleRequest, session: inout Functions
     ) -> Conclusion {
         switch step.body {
         case .lua(let function):
-            session.setRequest(ruleRequest)
             var instructions = 0
             do {
                 let result = try session.evaluate(declared: function)
