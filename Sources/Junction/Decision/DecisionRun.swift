@@ -328,8 +328,10 @@ struct DecisionRun: ~Copyable {
                     record(.condition(step, holds: holds, nanoseconds: lap(), instructions: instructions))
                     return holds ? .proceed : .decline
                 }
-                return conclude(
-                    step, try Verdict(result.value, rule: step.name), from: ruleRequest, instructions: instructions)
+                // Most rules return nothing: carry on, without a call into the verdict reader.
+                let verdict: Verdict =
+                    if case .nil = result.value { .continue } else { try Verdict(result.value, rule: step.name) }
+                return conclude(step, verdict, from: ruleRequest, instructions: instructions)
             } catch {
                 // A rule stopped by its own budget ran all of it.
                 if error.code == .instructionBudget { instructions = decider.engines?.limits.instructions ?? 0 }

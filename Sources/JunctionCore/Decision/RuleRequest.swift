@@ -180,7 +180,10 @@ public struct RuleRequest: Sendable {
         guard storage.fields.rewrites.isEmpty, storage.fields.request.params.isEmpty,
             route?.parameters.isEmpty ?? true
         else { return nil }
-        for parameter in pathParameters where parameter.name.utf8.elementsEqual(name) { return parameter.value }
+        for parameter in pathParameters
+        where parameter.name.utf8.count == name.count && parameter.name.utf8.elementsEqual(name) {
+            return parameter.value
+        }
         return nil
     }
 
