@@ -15,8 +15,12 @@ import Testing
     }
 
     /// What a decision of interceptor `name` with `ctx` ended with, and what it was charged.
-    static func observe(_ engine: RuleEngine, _ name: String, _ context: [String: RuleValue]) throws -> String {
-        let result = try SandboxIsolationTests.decide(engine, name, context: ContextSnapshot(context))
+    static func observe(
+        _ engine: RuleEngine, _ name: String, _ context: [String: RuleValue], url: String = "myapp://r/1",
+        exts: [String: RuleValue] = [:], source: RequestSource = .internal
+    ) throws -> String {
+        let result = try SandboxIsolationTests.decide(
+            engine, name, context: ContextSnapshot(context), url: url, exts: exts, source: source)
         switch result {
         case .success(let value): return "\(value.value) after \(value.instructions)"
         case .failure(let error): return "\(error.code) at \(error.chunkName):\(error.line ?? 0)"
@@ -131,16 +135,7 @@ import Testing
 
     /// One decision of `requestReader` on `url` from `source`.
     static func readRequest(_ engine: RuleEngine, _ url: String, source: RequestSource) throws -> String {
-        let match = try #require(try SandboxIsolationTests.routes.match(url) as RouteMatch?)
-        let request = RuleRequest(match: match, request: RouteRequest(url, exts: ["x": 1], source: source))
-        let result = engine.withSession(context: .empty) { session in
-            session.setRequest(request)
-            return Result { () throws(LuaError) in try session.evaluate(declared: 1) }
-        }
-        switch result {
-        case .success(let value): return "\(value.value) after \(value.instructions)"
-        case .failure(let error): return "\(error.code) at \(error.chunkName):\(error.line ?? 0)"
-        }
+        try observe(engine, "read", [:], url: url, exts: ["x": 1], source: source)
     }
 
     /// `req` keeps what it built for the rest of a request, the maps' views and the names

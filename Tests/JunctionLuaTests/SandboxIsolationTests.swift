@@ -24,18 +24,21 @@ import JunctionTestSupport
         Route(name: "r", pattern: "myapp://r/:n", parameters: [ParameterDeclaration("zzz", type: .string)])
     ])
 
-    static func request(_ url: String = "myapp://r/1", exts: [String: RuleValue] = [:]) throws -> RuleRequest {
+    static func request(
+        _ url: String = "myapp://r/1", exts: [String: RuleValue] = [:], source: RequestSource = .internal
+    ) throws -> RuleRequest {
         let match = try #require(try routes.match(url) as RouteMatch?)
-        return RuleRequest(match: match, request: RouteRequest(url, exts: exts))
+        return RuleRequest(match: match, request: RouteRequest(url, exts: exts, source: source))
     }
 
-    /// One decision: the interceptor `name` run on `url` with `ctx`, as a decider runs it.
+    /// One decision: the interceptor `name` run on `url` from `source` with `ctx`, as a
+    /// decider runs it.
     static func decide(
         _ engine: RuleEngine, _ name: String, context: ContextSnapshot = .empty, url: String = "myapp://r/1",
-        exts: [String: RuleValue] = [:]
+        exts: [String: RuleValue] = [:], source: RequestSource = .internal
     ) throws -> Result<RuleResult, LuaError> {
         let function = try #require(engine.declarations.interceptors.first { $0.name == name }).function
-        let request = try request(url, exts: exts)
+        let request = try request(url, exts: exts, source: source)
         return engine.withSession(context: context) { session in
             session.setRequest(request)
             return Result { () throws(LuaError) in try session.evaluate(declared: function) }
