@@ -51,7 +51,7 @@ public struct Artifact: Sendable {
     }
 
     /// ``init(verifying:keyring:dates:limits:)``; with `verifiedBefore`, every check but the
-    /// signature and the members' hashes — for bytes whose SHA-256 the caller has checked
+    /// signature, the members' hashes and the header's canonical byte form — for bytes whose SHA-256 the caller has checked
     /// and bound, under a secret of its own, to a full verification it made before with this
     /// keyring and these limits (a device's acceptance stamp): the same bytes, so the same
     /// signature and members.
@@ -59,7 +59,7 @@ public struct Artifact: Sendable {
         verifying bytes: [UInt8], keyring: Keyring, dates: ArtifactDateCheck, limits: ArtifactLimits,
         verifiedBefore: Bool
     ) throws(ArtifactError) {
-        let layout = try ArtifactLayout(bytes, limits: limits)
+        let layout = try ArtifactLayout(bytes, limits: limits, canonicalFormCheckedBefore: verifiedBefore)
         guard let key = keyring.key(id: layout.fields.keyID) else {
             throw ArtifactError(
                 .unknownKey,

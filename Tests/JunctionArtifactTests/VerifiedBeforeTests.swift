@@ -4,7 +4,8 @@ import JunctionCore
 import Testing
 
 /// Re-opening bytes verified before (a device's stamped update at launch) skips exactly the
-/// signature — and for an artifact the members' hashes — and nothing else: structure, key
+/// signature — and for an artifact the members' hashes and the header's canonical form —
+/// and nothing else: structure, key
 /// and fields are refused as ever. What catches changed bytes is the caller's SHA-256 check
 /// against what its stamp binds.
 @Suite struct VerifiedBeforeTests {
@@ -40,6 +41,19 @@ import Testing
         let changedMember = Self.flipped(good, at: lastMember)
         #expect(Self.artifact(changedMember, verifiedBefore: false) != nil)
         #expect(Self.artifact(changedMember, verifiedBefore: true) == nil)
+    }
+
+    /// The header's one byte form was checked when the bytes were verified in full; a
+    /// header written otherwise is refused then, and not written again to compare after.
+    @Test func anArtifactsHeaderFormIsSkippedToo() throws {
+        let good = Fixtures.artifact
+        let headerLength = good[8..<12].reduce(0) { $0 << 8 | Int($1) }
+        // A space after the header's opening brace, and its length one more.
+        var spaced = Array(good[..<8])
+        spaced += withUnsafeBytes(of: UInt32(headerLength + 1).bigEndian, Array.init)
+        spaced += [good[12], UInt8(ascii: " ")] + good[13...]
+        #expect(Self.artifact(spaced, verifiedBefore: false)?.contains("not in canonical form") == true)
+        #expect(Self.artifact(spaced, verifiedBefore: true) == nil)
     }
 
     @Test func anArtifactsStructureAndKeyAreCheckedStill() {

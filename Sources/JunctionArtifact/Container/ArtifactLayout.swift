@@ -10,7 +10,10 @@ struct ArtifactLayout {
 
     /// The layout of `bytes`, every size checked against `limits` and against the bytes
     /// there are before anything of that size is read, with checked arithmetic.
-    init(_ bytes: [UInt8], limits: ArtifactLimits) throws(ArtifactError) {
+    /// - Parameter canonicalFormCheckedBefore: Whether these very bytes passed a full
+    ///   verification before (see ``Artifact/init(verifying:keyring:dates:limits:verifiedBefore:)``):
+    ///   their header's one byte form was checked then, and is not written again to compare.
+    init(_ bytes: [UInt8], limits: ArtifactLimits, canonicalFormCheckedBefore: Bool = false) throws(ArtifactError) {
         if bytes.count > limits.totalSize {
             throw ArtifactError(
                 .oversize, "the artifact has \(bytes.count) bytes; at most \(limits.totalSize) are allowed")
@@ -40,7 +43,9 @@ struct ArtifactLayout {
             throw ArtifactError(
                 .truncated, "the file ends at byte \(bytes.count), inside the header, which ends at byte \(headerEnd)")
         }
-        fields = try HeaderFields.decode(bytes[ArtifactFormat.prefixLength..<headerEnd], limits: limits)
+        fields = try HeaderFields.decode(
+            bytes[ArtifactFormat.prefixLength..<headerEnd], limits: limits,
+            canonicalFormCheckedBefore: canonicalFormCheckedBefore)
         var end = headerEnd
         members = []
         members.reserveCapacity(fields.members.count)
