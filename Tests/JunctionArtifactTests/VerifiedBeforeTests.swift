@@ -64,7 +64,7 @@ import Testing
         #expect(Self.artifact(good, verifiedBefore: true, keyring: stranger)?.hasPrefix("unknownKey") == true)
     }
 
-    @Test func aPointersSignatureIsWhatIsSkipped() throws {
+    @Test func aPointersSignatureAndFormAreWhatIsSkipped() throws {
         let good = ChannelPointerTests.file
         #expect(Self.pointer(good, verifiedBefore: true) == nil)
         // Another key's signature over the same fields: valid base64, 64 bytes, wrong.
@@ -73,6 +73,10 @@ import Testing
         #expect(Self.pointer(forged, verifiedBefore: true) == nil)
         let stranger = Keyring([Fixtures.otherKey.publicKey])
         #expect(Self.pointer(good, verifiedBefore: true, keyring: stranger)?.contains("not in the keyring") == true)
+        // Written otherwise than canonically: refused in full, its form not checked again.
+        let spaced = [UInt8(ascii: "{"), UInt8(ascii: " ")] + good.dropFirst()
+        #expect(Self.pointer(spaced, verifiedBefore: false)?.contains("canonical form") == true)
+        #expect(Self.pointer(spaced, verifiedBefore: true) == nil)
         var fields = ChannelPointerTests.fields
         fields["format"] = .int(99)
         let newer = ChannelPointerTests.signing(fields)

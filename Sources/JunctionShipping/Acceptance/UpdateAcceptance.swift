@@ -278,8 +278,9 @@ public struct UpdateAcceptance: Sendable {
     /// its exact bytes
     /// (``stamp(artifactSHA256:pointer:)``) what ran here, on these bytes, under this policy
     /// is not run again: its self-tests, the app's invariants, the pointer's and artifact's
-    /// signatures and the members' hashes (the stamp binds the SHA-256 of both files; the
-    /// artifact's is checked again), and the comparison of its routes with each other.
+    /// signatures, the members' hashes and the canonical byte form of the pointer and the
+    /// artifact's header (the stamp binds the SHA-256 of both files; the artifact's is
+    /// checked again), and the comparison of its routes with each other.
     /// Everything that could have changed still is checked: the pointer's channel and fields,
     /// the artifact's length, SHA-256, structure and host version, and the bundle is compiled.
     /// - Parameter stored: The update, as ``BundleStore/load()`` gave it.
