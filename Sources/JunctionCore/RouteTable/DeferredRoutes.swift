@@ -27,7 +27,7 @@ final class DeferredRoutes: Sendable {
 
     let options: RouteTableOptions
     let skimmed: [Skimmed]
-    let indexByName: [String: Int]
+    private let names: RouteNameIndex
     private let bytes: [UInt8]
     private let file: String
     private let directory: String?
@@ -54,7 +54,6 @@ final class DeferredRoutes: Sendable {
     ) {
         var reader = CanonicalJSONReader(bytes: bytes, file: file, limits: limits)
         var skimmed: [Skimmed] = []
-        var indexByName: [String: Int] = [:]
         var filed: [UInt64] = []
         // The options come before the routes (canonical JSON sorts keys): the patterns are
         // filed as the table reads hosts. A table without options reads them by default.
@@ -80,7 +79,6 @@ final class DeferredRoutes: Sendable {
             if case .filed(let scheme, let origin, .segment(let first)?) = head {
                 filed.append(Self.filingKey(scheme: scheme, origin: origin, first: first))
             }
-            if indexByName[name] == nil { indexByName[name] = skimmed.count }
             skimmed.append(Skimmed(span: span, name: name, target: target, groups: groups, head: head))
             return true
         }
@@ -94,7 +92,7 @@ final class DeferredRoutes: Sendable {
         filed.sort()
         self.options = options
         self.skimmed = skimmed
-        self.indexByName = indexByName
+        names = RouteNameIndex(skimmed.lazy.map(\.name))
         self.bytes = bytes
         self.file = file
         self.directory = directory
@@ -106,6 +104,11 @@ final class DeferredRoutes: Sendable {
     /// How many shards are compiled, and whether the whole table is.
     var progress: (shards: Int, whole: Bool) {
         state.withLock { ($0.shards.count, $0.compiled != nil) }
+    }
+
+    /// The index of the route called `name` (the first, if several are), or `nil`.
+    func index(ofRouteNamed name: String) -> Int? {
+        names.index(of: name) { skimmed[$0].name }
     }
 
     /// The route at `index`, decoded once.
@@ -144,7 +147,8 @@ final class DeferredRoutes: Sendable {
             let routes = skimmed.indices.map { route(at: $0, in: &state) }
             let fields = RouteTable.Fields(
                 options: options, routes: routes, trie: trie(of: skimmed.indices, in: &state),
-                indexByName: indexByName)
+                indexByName: Dictionary(
+                    skimmed.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first }))
             state.compiled = fields
             state.shards = [:]
             state.routes = []

@@ -41,7 +41,6 @@ public struct RouteTable: Sendable {
     /// The routes, in registration order.
     public var routes: [Route] { storage.fields.deferred == nil ? storage.fields.routes : fields.routes }
     var trie: RouteTrie { storage.fields.deferred == nil ? storage.fields.trie : fields.trie }
-    private var indexByName: [String: Int] { deferred?.indexByName ?? storage.fields.indexByName }
 
     /// How many routes the table has (a deferred table counts them without compiling).
     package var count: Int { deferred?.skimmed.count ?? storage.fields.routes.count }
@@ -118,14 +117,15 @@ public struct RouteTable: Sendable {
     /// - Parameter name: A route name.
     /// - Returns: The index.
     package func index(ofRouteNamed name: String) -> Int? {
-        indexByName[name]
+        if let deferred { return deferred.index(ofRouteNamed: name) }
+        return storage.fields.indexByName[name]
     }
 
     /// The route called `name`, or `nil`.
     /// - Parameter name: A route name.
     /// - Returns: The route.
     public func route(named name: String) -> Route? {
-        indexByName[name].map(route(at:))
+        index(ofRouteNamed: name).map(route(at:))
     }
 
     /// The best route for a URL.
