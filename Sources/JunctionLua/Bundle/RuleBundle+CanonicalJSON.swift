@@ -45,34 +45,43 @@ extension RuleBundle {
     /// with `routesValidatedBefore`, `routes` are bytes this process's code validated before
     /// (an update accepted on this device, its hash checked and its acceptance stamped), and
     /// its table is compiled without comparing its routes again.
+    ///
+    /// The rules compile on a thread of their own from the start, while the manifest, the
+    /// route table and the tests are decoded on this one, as a folder's are read
+    /// (``assemble(directory:sources:limits:logger:coverage:readingMeanwhile:)``): at launch
+    /// they are most of the wait for the first decision.
     package init(
         canonicalManifest manifest: [UInt8], routes: [UInt8], tests: [UInt8], sources: [RuleSource],
         directory: String, json: CanonicalJSONLimits = .default, limits: SandboxLimits = SandboxLimits(),
         logger: Logger = Logger(label: "junction.lua"), coverage: Bool = false, routesValidatedBefore: Bool
     ) throws(BundleError) {
-        var problems: [Diagnostic] = []
-        func problem(_ error: CanonicalJSONError) {
-            problems.append(
-                Diagnostic(
-                    .error, [error.place, error.message].filter { !$0.isEmpty }.joined(separator: ": "),
-                    at: SourceLocation(file: error.file, line: 1, column: 1)))
+        let sorted = sources.sorted { $0.name < $1.name }
+        self = try Self.assemble(
+            directory: directory, sources: sorted, limits: limits, logger: logger, coverage: coverage
+        ) { () -> ReadParts in
+            var problems = Self.sameNames(sorted, directory: directory)
+            func problem(_ error: CanonicalJSONError) {
+                problems.append(
+                    Diagnostic(
+                        .error, [error.place, error.message].filter { !$0.isEmpty }.joined(separator: ": "),
+                        at: SourceLocation(file: error.file, line: 1, column: 1)))
+            }
+            var decodedManifest: BundleManifest?
+            var decodedRoutes: RouteTable?
+            var decodedTests: [RuleTestCase] = []
+            do throws(CanonicalJSONError) { decodedManifest = try BundleManifest(canonicalJSON: manifest, limits: json) } catch { problem(error) }
+            do throws(CanonicalJSONError) {
+                decodedRoutes = try RouteTable(
+                    canonicalJSON: routes, directory: directory, limits: json, validatedBefore: routesValidatedBefore)
+            } catch { problem(error) }
+            do throws(CanonicalJSONError) {
+                decodedTests = try RuleTestCase.decode(
+                    canonicalJSON: tests, directory: directory, manifest: decodedManifest, limits: json)
+            } catch { problem(error) }
+            return ReadParts(
+                manifest: decodedManifest, routes: decodedRoutes,
+                testFiles: Set(decodedTests.map(\.location.file)).sorted(), tests: decodedTests, problems: problems)
         }
-        var decodedManifest: BundleManifest?
-        var decodedRoutes: RouteTable?
-        var decodedTests: [RuleTestCase] = []
-        do { decodedManifest = try BundleManifest(canonicalJSON: manifest, limits: json) } catch { problem(error) }
-        do {
-            decodedRoutes = try RouteTable(
-                canonicalJSON: routes, directory: directory, limits: json, validatedBefore: routesValidatedBefore)
-        } catch { problem(error) }
-        do {
-            decodedTests = try RuleTestCase.decode(
-                canonicalJSON: tests, directory: directory, manifest: decodedManifest, limits: json)
-        } catch { problem(error) }
-        guard problems.isEmpty, let decodedManifest, let decodedRoutes else { throw BundleError(problems) }
-        try self.init(
-            directory: directory, manifest: decodedManifest, routes: decodedRoutes, sources: sources,
-            tests: decodedTests, limits: limits, logger: logger, coverage: coverage)
         validatedBefore = routesValidatedBefore
     }
 }

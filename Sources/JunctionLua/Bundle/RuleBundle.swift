@@ -62,18 +62,20 @@ public struct RuleBundle: Sendable {
         logger: Logger = Logger(label: "junction.lua"), coverage: Bool = false
     ) throws(BundleError) {
         let sorted = sources.sorted { $0.name < $1.name }
-        var problems: [Diagnostic] = []
-        for (earlier, later) in zip(sorted, sorted.dropFirst()) where earlier.name == later.name {
-            problems.append(
-                Diagnostic(
-                    .error, "two rule files are named \"\(ContextSchema.shown(later.name))\"; give each its own name",
-                    at: SourceLocation(file: directory, line: 1, column: 1)))
-        }
         let testFiles = Set(tests.map(\.location.file))
         self = try Self.assemble(
             directory: directory, manifest: manifest, routes: routes, sources: sorted, testFiles: testFiles.sorted(),
-            tests: tests, problems: problems,
+            tests: tests, problems: Self.sameNames(sorted, directory: directory),
             compiling: Self.startCompiling(sorted, limits: limits, logger: logger, coverage: coverage))
+    }
+
+    /// A problem for each rule file named as the one before it in `sorted`.
+    static func sameNames(_ sorted: [RuleSource], directory: String) -> [Diagnostic] {
+        zip(sorted, sorted.dropFirst()).filter { $0.name == $1.name }.map { _, later in
+            Diagnostic(
+                .error, "two rule files are named \"\(ContextSchema.shown(later.name))\"; give each its own name",
+                at: SourceLocation(file: directory, line: 1, column: 1))
+        }
     }
 
     /// What a bundle's reader found besides its rules: each part that loaded, the test
