@@ -66,6 +66,25 @@ import Testing
         }
     }
 
+    /// The rules compile while the parts decode: a bundle with a broken part and broken
+    /// rules reports the part first, then the rule files' names, then the rule.
+    @Test func reportsThePartsThenTheRules() throws {
+        let broken = RuleSource(name: "a.lua", text: "interceptor {")
+        let routes = try Self.routes().canonicalJSON()
+        do {
+            _ = try RuleBundle(
+                canonicalManifest: Array(#"{"name":"shop"}"#.utf8), routes: routes,
+                tests: Array("[]".utf8), sources: [broken, broken], directory: "shop.jbundle")
+            Issue.record("decoded broken parts")
+        } catch {
+            let lines = error.description.split(separator: "\n").map(String.init)
+            #expect(lines.count == 3)
+            #expect(lines.first == #"manifest.json:1:1: error: the document: missing "version""#)
+            #expect(lines.dropFirst().first?.contains(#"two rule files are named "a.lua""#) == true)
+            #expect(lines.last?.hasPrefix("shop.jbundle/a.lua:1:1: error: ") == true)
+        }
+    }
+
     @Test func boundsEachPartByTheGivenLimits() throws {
         let manifest = try Self.manifest.canonicalJSON()
         let routes = try Self.routes().canonicalJSON()

@@ -147,8 +147,8 @@ final class DeferredRoutes: Sendable {
             let routes = skimmed.indices.map { route(at: $0, in: &state) }
             let fields = RouteTable.Fields(
                 options: options, routes: routes, trie: trie(of: skimmed.indices, in: &state),
-                indexByName: Dictionary(
-                    skimmed.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first }))
+                // Never read: a deferred table finds names by its own index.
+                indexByName: [:])
             state.compiled = fields
             state.shards = [:]
             state.routes = []

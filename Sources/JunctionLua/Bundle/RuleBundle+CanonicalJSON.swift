@@ -30,7 +30,9 @@ extension RuleBundle {
     ///   - coverage: Whether the engines record which lines run.
     /// - Throws: `BundleError`: each part that does not decode, at `FILE:1:1` with its
     ///   JSON path (`routes.json:1:1: error: routes[3].pattern: expected text, found 12`),
-    ///   or what the parts initializer refuses.
+    ///   then what the parts initializer refuses (two rule files of one name, a rule that
+    ///   does not compile or load) — the rules compile while the parts decode, so a bundle
+    ///   with both kinds of problem reports both, as a folder does.
     public init(
         canonicalManifest manifest: [UInt8], routes: [UInt8], tests: [UInt8], sources: [RuleSource],
         directory: String, json: CanonicalJSONLimits = .default, limits: SandboxLimits = SandboxLimits(),
@@ -59,7 +61,7 @@ extension RuleBundle {
         self = try Self.assemble(
             directory: directory, sources: sorted, limits: limits, logger: logger, coverage: coverage
         ) { () -> ReadParts in
-            var problems = Self.sameNames(sorted, directory: directory)
+            var problems: [Diagnostic] = []
             func problem(_ error: CanonicalJSONError) {
                 problems.append(
                     Diagnostic(
@@ -69,7 +71,9 @@ extension RuleBundle {
             var decodedManifest: BundleManifest?
             var decodedRoutes: RouteTable?
             var decodedTests: [RuleTestCase] = []
-            do throws(CanonicalJSONError) { decodedManifest = try BundleManifest(canonicalJSON: manifest, limits: json) } catch { problem(error) }
+            do throws(CanonicalJSONError) {
+                decodedManifest = try BundleManifest(canonicalJSON: manifest, limits: json)
+            } catch { problem(error) }
             do throws(CanonicalJSONError) {
                 decodedRoutes = try RouteTable(
                     canonicalJSON: routes, directory: directory, limits: json, validatedBefore: routesValidatedBefore)
@@ -78,6 +82,8 @@ extension RuleBundle {
                 decodedTests = try RuleTestCase.decode(
                     canonicalJSON: tests, directory: directory, manifest: decodedManifest, limits: json)
             } catch { problem(error) }
+            // The parts' problems first, then the rule files', as a folder's are reported.
+            problems += Self.sameNames(sorted, directory: directory)
             return ReadParts(
                 manifest: decodedManifest, routes: decodedRoutes,
                 testFiles: Set(decodedTests.map(\.location.file)).sorted(), tests: decodedTests, problems: problems)

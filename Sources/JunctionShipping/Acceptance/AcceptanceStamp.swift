@@ -15,8 +15,9 @@ import Junction
 /// bytes is verified again in everything that could have changed — its artifact's length
 /// and SHA-256 against the pointer, the pointer's channel, both files' structure, the host
 /// version — and compiled. What this policy already checked on these bytes is not checked
-/// again: the pointer's and artifact's Ed25519 signatures and the members' hashes (the same
-/// bytes, by SHA-256, under the same keyring), the self-tests, the app's invariants, and
+/// again: the pointer's and artifact's Ed25519 signatures, the members' hashes and the
+/// canonical form of the pointer and the artifact's header (the same bytes, by SHA-256,
+/// under the same keyring), the self-tests, the app's invariants, and
 /// the comparison of its routes with each other (``RouteTableBuilder/buildValidatedBefore()``). Anything else — no stamp, another one, other
 /// bytes, a new app version, other invariants or interceptors — is verified in full, as
 /// before, and stamped when it passes. Without the device's secret no stamp can be made:
