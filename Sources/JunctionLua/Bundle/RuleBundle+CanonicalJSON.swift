@@ -51,7 +51,7 @@ extension RuleBundle {
     /// The rules compile on a thread of their own from the start, while the manifest, the
     /// route table and the tests are decoded on this one, as a folder's are read
     /// (``assemble(directory:sources:limits:logger:coverage:readingMeanwhile:)``): at launch
-    /// they are most of the wait for the first decision.
+    /// the compile is most of the wait for the first decision.
     package init(
         canonicalManifest manifest: [UInt8], routes: [UInt8], tests: [UInt8], sources: [RuleSource],
         directory: String, json: CanonicalJSONLimits = .default, limits: SandboxLimits = SandboxLimits(),
