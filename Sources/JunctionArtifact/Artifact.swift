@@ -51,10 +51,10 @@ public struct Artifact: Sendable {
     }
 
     /// ``init(verifying:keyring:dates:limits:)``; with `verifiedBefore`, every check but the
-    /// signature, the members' hashes and the header's canonical byte form — for bytes whose SHA-256 the caller has checked
-    /// and bound, under a secret of its own, to a full verification it made before with this
-    /// keyring and these limits (a device's acceptance stamp): the same bytes, so the same
-    /// signature and members.
+    /// signature, the members' hashes and the header's canonical byte form — for bytes whose
+    /// SHA-256 the caller has checked and bound, under a secret of its own, to a full
+    /// verification it made before with this keyring and these limits (a device's acceptance
+    /// stamp): the same bytes, so the same signature, members and header.
     package init(
         verifying bytes: [UInt8], keyring: Keyring, dates: ArtifactDateCheck, limits: ArtifactLimits,
         verifiedBefore: Bool

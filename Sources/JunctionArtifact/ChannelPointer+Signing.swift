@@ -43,8 +43,9 @@ extension ChannelPointer {
     }
 
     /// ``init(verifying:keyring:)``; with `signatureVerifiedBefore`, every check but the
-    /// signature's and the canonical form's (both were checked on these very bytes) — for bytes whose SHA-256 the caller has bound, under a secret of its
-    /// own, to a verification it made before with this keyring (a device's acceptance stamp).
+    /// signature's and the canonical form's (both were made on these very bytes) — for bytes
+    /// whose SHA-256 the caller has bound, under a secret of its own, to a verification it
+    /// made before with this keyring (a device's acceptance stamp).
     package init(verifying bytes: [UInt8], keyring: Keyring, signatureVerifiedBefore: Bool) throws(PointerError) {
         guard bytes.count <= Self.maximumBytes else {
             throw PointerError(

@@ -23,8 +23,6 @@ struct RouteNameIndex: Sendable {
     private let entries: [Entry]
     /// The indices of the names that are not all ASCII, in order.
     private let others: [Int32]
-    /// How many names.
-    private let count: Int
 
     /// The index of `names`.
     /// - Precondition: fewer than 2³¹ names.
@@ -42,7 +40,6 @@ struct RouteNameIndex: Sendable {
         entries.sort { ($0.hash, $0.index) < ($1.hash, $1.index) }
         self.entries = entries
         self.others = others
-        count = names.count
     }
 
     /// The first index whose name is `name`, or `nil`.
@@ -51,7 +48,7 @@ struct RouteNameIndex: Sendable {
     ///   - nameAt: The name of the route at an index.
     func index(of name: String, nameAt: (Int) -> String) -> Int? {
         guard let hash = Self.hash(name) else {
-            return (0..<count).first { nameAt($0) == name }
+            return (0..<entries.count + others.count).first { nameAt($0) == name }
         }
         // The first entry of this hash, by halves.
         var low = 0
