@@ -77,7 +77,26 @@ public final class DecisionLog: Sendable {
         }
 
         func holds(policy: DecisionLogPolicy, context: ContextSnapshot, appVersion: String?) -> Bool {
-            self.context === context && self.appVersion == appVersion && self.policy == policy
+            guard self.context === context, self.appVersion == appVersion else { return false }
+            // The policy a bundle hands every decision shares its lists' storage with the one
+            // held: that is checked first (by address, a tenth of comparing the lists).
+            let held = self.policy
+            if held.isEnabled == policy.isEnabled, held.sample == policy.sample,
+                Self.sameStorage(held.context, policy.context), Self.sameStorage(held.masked, policy.masked),
+                Self.sameStorage(held.hashed, policy.hashed)
+            {
+                return true
+            }
+            return held == policy
+        }
+
+        /// Whether two lists are one storage: then they are equal, without comparing a name.
+        private static func sameStorage(_ first: [String], _ second: [String]) -> Bool {
+            first.withUnsafeBufferPointer { one in
+                second.withUnsafeBufferPointer { other in
+                    one.baseAddress == other.baseAddress && one.count == other.count
+                }
+            }
         }
     }
 

@@ -28,7 +28,7 @@ struct RingBuffer<Element> {
     /// Adds `element` at the back.
     mutating func append(_ element: consuming Element) {
         if count == slots.count { grow() }
-        slots[(head + count) % slots.count] = consume element
+        slots[wrapped(head + count)] = consume element
         count += 1
     }
 
@@ -38,7 +38,7 @@ struct RingBuffer<Element> {
     mutating func removeFirst() -> Element {
         precondition(count > 0, "removeFirst() on an empty RingBuffer")
         let element = slots[head].take()!
-        head = (head + 1) % slots.count
+        head = wrapped(head + 1)
         count -= 1
         if count == 0 { head = 0 }
         return element
@@ -51,7 +51,7 @@ struct RingBuffer<Element> {
 
     /// The elements, oldest first.
     var elements: [Element] {
-        (0..<count).map { slots[(head + $0) % slots.count]! }
+        (0..<count).map { slots[wrapped(head + $0)]! }
     }
 
     /// Twice the room (at least 16), the elements moved to its front in order.
@@ -59,9 +59,15 @@ struct RingBuffer<Element> {
         let capacity = max(16, slots.count * 2)
         var larger: [Element?] = []
         larger.reserveCapacity(capacity)
-        for offset in 0..<count { larger.append(slots[(head + offset) % slots.count].take()) }
+        for offset in 0..<count { larger.append(slots[wrapped(head + offset)].take()) }
         larger.append(contentsOf: repeatElement(nil, count: capacity - count))
         slots = larger
         head = 0
+    }
+
+    /// `index` brought back into `slots`: it is less than twice their count, so one
+    /// subtraction does what a division did.
+    private func wrapped(_ index: Int) -> Int {
+        index >= slots.count ? index - slots.count : index
     }
 }
