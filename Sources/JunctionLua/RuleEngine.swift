@@ -88,7 +88,7 @@ public final class RuleEngine {
         functionsReference = sealed.functions
         callablesReference = sealed.callables
         state.frame.declaredFunctions = sealed.callables
-        declarations = RuleDeclarations(summary: sealed.summary)
+        declarations = sealed.declarations
         globalAssignments = sealed.globalAssignments
         let names = sealed.names
         functionIndex = Dictionary(names.enumerated().map { ($1, $0 + 1) }, uniquingKeysWith: { first, _ in first })

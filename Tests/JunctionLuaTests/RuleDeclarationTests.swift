@@ -104,6 +104,17 @@ import Testing
                 == true)
     }
 
+    /// A priority written as a float with a whole value is that integer: it was read as no
+    /// priority at all (the declarations were read as values, where `2.0` is not an integer).
+    @Test func aWholeFloatPriorityIsThatInteger() throws {
+        let engine = try Self.engine(
+            """
+            interceptor { name = "first", all = true, priority = 2.0, run = print }
+            interceptor { name = "second", all = true, priority = -3, run = print }
+            """)
+        #expect(engine.declarations.interceptors.map(\.priority) == [2, -3])
+    }
+
     @Test(arguments: [
         (
             "interceptor { name = \"a\", run = function() end }",
@@ -159,6 +170,18 @@ import Testing
             "group \"login\" already has a policy (at rules/policy.lua:1)"
         ),
         ("fallback(\"x\")", "fallback(function(req, ctx) ... end) handles URLs no route matches"),
+        (
+            "interceptor { name = \"a\", all = true, priority = 2.5, run = print }",
+            "interceptor \"a\": priority must be a whole number"
+        ),
+        (
+            "interceptor { name = \"a\", all = true, priority = 1e300, run = print }",
+            "interceptor \"a\": priority must be a whole number"
+        ),
+        (
+            "interceptor { name = \"a\", all = true, priority = \"high\", run = print }",
+            "interceptor \"a\": priority must be a number, not a string"
+        ),
     ])
     func explainsMistakenDeclarationsWithTheirLine(_ text: String, _ message: String) {
         let error = #expect(throws: LuaError.self) { try Self.engine(text) }

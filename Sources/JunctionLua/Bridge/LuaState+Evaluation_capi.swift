@@ -112,8 +112,8 @@ extension LuaState {
         var functions: Int32
         /// Registry reference of the array of declared functions (`run`, `when`).
         var callables: Int32
-        /// The declarations, as plain values; `run`/`when` index `callables`.
-        var summary: RuleValue
+        /// The declarations; their functions index `callables`.
+        var declarations: RuleDeclarations
         /// The globals the bundle's functions assign, which fails once sealed (see
         /// ``BytecodeInspector``), one per name and line.
         var globalAssignments: [RuleAnalysis.Use]
@@ -154,13 +154,12 @@ extension LuaState {
                 jl_pop(handle, 1)
             }
         }
-        var reader = RuleValueReader(state: handle, chunkName: "bundle", name: "declarations")
-        let summary = try reader.read(at: summaryIndex)
+        let declarations = try readDeclarations(at: summaryIndex)
         let callables = try reference(chunkName: "bundle")  // pops the callables on top
         lua_pushvalue(handle, functionsIndex)
         let functions = try reference(chunkName: "bundle")
         return SealedBundle(
-            names: names, functions: functions, callables: callables, summary: summary,
+            names: names, functions: functions, callables: callables, declarations: declarations,
             globalAssignments: globalAssignments)
     }
 

@@ -198,7 +198,7 @@ struct RuleValueReader {
 
     /// The bytes as a string when they are valid UTF-8. Faster than
     /// `String(validating:as:)`, which is not specialised for raw buffers.
-    private static func text(_ bytes: UnsafeRawBufferPointer) -> String? {
+    static func text(_ bytes: UnsafeRawBufferPointer) -> String? {
         let text = String(decoding: bytes, as: UTF8.self)  // replaces invalid sequences with U+FFFD
         if bytes.allSatisfy({ $0 < 0x80 }) { return text }
         return text.utf8.elementsEqual(bytes) ? text : nil

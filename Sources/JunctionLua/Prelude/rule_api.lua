@@ -12,7 +12,7 @@
 local host, trust, names = ...
 local caller_position, tostring = host.caller_position, host.tostring
 local error, type, select, next = error, type, select, next
-local ssub, sformat, math_type = string.sub, string.format, math.type
+local ssub, sformat, math_type, math_tointeger = string.sub, string.format, math.type, math.tointeger
 
 -- The host's spelling of each name a verdict table has.
 local function spelled(handle)
@@ -36,19 +36,27 @@ local function declaring(what)
   if not declare then error(what .. ": rules are declared while the bundle loads, not while they run", 3) end
   return declare[what]
 end
-local function field(spec, key, kind, what, required)
+-- What errors call a declaration: `what`, or `what "name"` when it has a name — formatted
+-- only for an error, as loading a bundle declares hundreds and fails on none.
+local function described(what, name)
+  if name == nil then return what end
+  return sformat("%s %q", what, name)
+end
+local function field(spec, key, kind, what, required, name)
   local value = spec[key]
   if value == nil then
-    if required then error(sformat("%s: missing %s (%s)", what, key, kind), 3) end
+    if required then error(sformat("%s: missing %s (%s)", described(what, name), key, kind), 3) end
     return nil
   end
-  if type(value) ~= kind then error(sformat("%s: %s must be a %s, not a %s", what, key, kind, type(value)), 3) end
+  if type(value) ~= kind then
+    error(sformat("%s: %s must be a %s, not a %s", described(what, name), key, kind, type(value)), 3)
+  end
   return value
 end
-local function on_error_of(spec, what)
-  local policy = field(spec, "on_error", "string", what)
+local function on_error_of(spec, what, name)
+  local policy = field(spec, "on_error", "string", what, false, name)
   if policy ~= nil and policy ~= "continue" and policy ~= "reject" then
-    error(sformat("%s: on_error must be \"continue\" or \"reject\", not %q", what, policy), 3)
+    error(sformat("%s: on_error must be \"continue\" or \"reject\", not %q", described(what, name), policy), 3)
   end
   return policy
 end
@@ -66,8 +74,14 @@ local function position()
   return ssub(where, 1, #where - 2)
 end
 
+-- The fields each declaration takes: made once, not at every declaration.
+local REDIRECT_FIELDS = { from = true, to = true, when = true, keep_query = true, on_error = true }
+local INTERCEPTOR_FIELDS = {
+  name = true, route = true, routes = true, pattern = true, patterns = true, all = true, priority = true,
+  on_error = true, run = true,
+}
 local function declare_redirect(spec)
-  check_keys(spec, { from = true, to = true, when = true, keep_query = true, on_error = true }, "redirect")
+  check_keys(spec, REDIRECT_FIELDS, "redirect")
   local entry = {
     from = field(spec, "from", "string", "redirect", true),
     to = field(spec, "to", "string", "redirect", true),
@@ -79,13 +93,15 @@ local function declare_redirect(spec)
   declarations.redirects[#declarations.redirects + 1] = entry
 end
 -- A list of strings given as `key = { ... }`: its items, checked, in order.
-local function strings(list, key, items, what)
+local function strings(list, key, items, what, name)
   local copy = {}
   for i = 1, #list do
-    if type(list[i]) ~= "string" then error(sformat("%s: %s must list %s (strings)", what, key, items), 3) end
+    if type(list[i]) ~= "string" then
+      error(sformat("%s: %s must list %s (strings)", described(what, name), key, items), 3)
+    end
     copy[i] = list[i]
   end
-  if #copy == 0 then error(sformat("%s: %s lists no %s", what, key, items), 3) end
+  if #copy == 0 then error(sformat("%s: %s lists no %s", described(what, name), key, items), 3) end
   return copy
 end
 local function declare_interceptor(spec)
@@ -93,32 +109,34 @@ local function declare_interceptor(spec)
     error("interceptor{ name = ..., route = NAME | routes = {...} | pattern = PATTERN | all = true, "
       .. "run = function(req, ctx) ... end }", 2)
   end
-  local allowed = {
-    name = true, route = true, routes = true, pattern = true, patterns = true, all = true, priority = true,
-    on_error = true, run = true,
-  }
-  check_keys(spec, allowed, "interceptor")
+  check_keys(spec, INTERCEPTOR_FIELDS, "interceptor")
   local name = field(spec, "name", "string", "interceptor", true)
   if interceptor_names[name] then error(sformat("interceptor %q is declared twice; names are unique", name), 2) end
   interceptor_names[name] = true
-  local what = sformat("interceptor %q", name)
-  local route, routes = field(spec, "route", "string", what), field(spec, "routes", "table", what)
-  local pattern, patterns = field(spec, "pattern", "string", what), field(spec, "patterns", "table", what)
-  local all = field(spec, "all", "boolean", what)
-  if all == false then error(what .. ": all = false means nothing; leave it out, or give all = true", 2) end
+  local what = "interceptor"
+  local route = field(spec, "route", "string", what, false, name)
+  local routes = field(spec, "routes", "table", what, false, name)
+  local pattern = field(spec, "pattern", "string", what, false, name)
+  local patterns = field(spec, "patterns", "table", what, false, name)
+  local all = field(spec, "all", "boolean", what, false, name)
+  if all == false then
+    error(described(what, name) .. ": all = false means nothing; leave it out, or give all = true", 2)
+  end
   local scopes = (route and 1 or 0) + (routes and 1 or 0) + (pattern and 1 or 0) + (patterns and 1 or 0)
     + (all and 1 or 0)
   if scopes ~= 1 then
-    error(what .. ": give exactly one of route = NAME, routes = { NAME, ... }, pattern = PATTERN, "
+    error(described(what, name) .. ": give exactly one of route = NAME, routes = { NAME, ... }, pattern = PATTERN, "
       .. "patterns = { PATTERN, ... } or all = true", 2)
   end
-  local priority = field(spec, "priority", "number", what) or 0
-  if priority ~= priority // 1 then error(what .. ": priority must be a whole number", 2) end
+  -- An integer: `2.0` is 2, as a float it was read as no priority at all.
+  local priority = math_tointeger(field(spec, "priority", "number", what, false, name) or 0)
+  if priority == nil then error(described(what, name) .. ": priority must be a whole number", 2) end
   declarations.interceptors[#declarations.interceptors + 1] = {
-    name = name, route = route, routes = routes and strings(routes, "routes", "route names", what),
-    pattern = pattern, patterns = patterns and strings(patterns, "patterns", "URL patterns", what),
-    all = all or false, priority = priority // 1,
-    on_error = on_error_of(spec, what), run = field(spec, "run", "function", what, true), at = position(),
+    name = name, route = route, routes = routes and strings(routes, "routes", "route names", what, name),
+    pattern = pattern, patterns = patterns and strings(patterns, "patterns", "URL patterns", what, name),
+    all = all or false, priority = priority,
+    on_error = on_error_of(spec, what, name), run = field(spec, "run", "function", what, true, name),
+    at = position(),
   }
 end
 local function declare_group(name, policy)
