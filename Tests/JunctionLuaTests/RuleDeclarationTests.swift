@@ -115,6 +115,18 @@ import Testing
         #expect(engine.declarations.interceptors.map(\.priority) == [2, -3])
     }
 
+    /// Declarations are read without a cap of their own on how many (the state's memory
+    /// bounds them): 2,000 redirects are all read (reading them as values stopped at 10,000).
+    @Test func everyDeclarationOfALargeBundleIsRead() throws {
+        let lines = (0..<2_000).map { "redirect { from = \"myapp://old/\($0)\", to = \"myapp://new/\($0)\" }" }
+        let engine = try RuleEngine(
+            sources: [RuleSource(name: "rules/policy.lua", text: lines.joined(separator: "\n"))],
+            limits: SandboxLimits(instructions: 10_000_000, decisionTime: .seconds(5)))
+        #expect(engine.declarations.redirects.count == 2_000)
+        #expect(engine.declarations.redirects.last?.to == "myapp://new/1999")
+        #expect(engine.declarations.redirects.last?.location == "rules/policy.lua:2000")
+    }
+
     @Test(arguments: [
         (
             "interceptor { name = \"a\", run = function() end }",
@@ -172,12 +184,29 @@ import Testing
         ("fallback(\"x\")", "fallback(function(req, ctx) ... end) handles URLs no route matches"),
         (
             "interceptor { name = \"a\", all = true, priority = 2.5, run = print }",
-            "interceptor \"a\": priority must be a whole number"
+            "interceptor \"a\": priority must be a whole number from -2^63 to 2^63 - 1"
         ),
         (
             "interceptor { name = \"a\", all = true, priority = 1e300, run = print }",
-            "interceptor \"a\": priority must be a whole number"
+            "interceptor \"a\": priority must be a whole number from -2^63 to 2^63 - 1"
         ),
+        (
+            "interceptor { name = \"a\", all = true, priority = math.huge, run = print }",
+            "interceptor \"a\": priority must be a whole number from -2^63 to 2^63 - 1"
+        ),
+        // Text the host would read as no value: an interceptor's route that is not there
+        // applied it to every route.
+        (
+            "interceptor { name = \"a\", route = \"\\xff\", run = print }",
+            "interceptor \"a\": route must be UTF-8 text"
+        ),
+        (
+            "interceptor { name = \"a\", patterns = { \"myapp://x\", \"\\xc0\\xaf\" }, run = print }",
+            "interceptor \"a\": patterns must list UTF-8 text"
+        ),
+        ("interceptor { name = \"\\xff\", all = true, run = print }", "interceptor: name must be UTF-8 text"),
+        ("redirect { from = \"/a\", to = \"/\\xed\\xa0\\x80\" }", "redirect: to must be UTF-8 text"),
+        ("group(\"\\xff\", print)", "group: name must be UTF-8 text"),
         (
             "interceptor { name = \"a\", all = true, priority = \"high\", run = print }",
             "interceptor \"a\": priority must be a number, not a string"

@@ -130,7 +130,9 @@ local function declare_interceptor(spec)
   end
   -- An integer: `2.0` is 2, as a float it was read as no priority at all.
   local priority = math_tointeger(field(spec, "priority", "number", what, false, name) or 0)
-  if priority == nil then error(described(what, name) .. ": priority must be a whole number", 2) end
+  if priority == nil then
+    error(described(what, name) .. ": priority must be a whole number from -2^63 to 2^63 - 1", 2)
+  end
   declarations.interceptors[#declarations.interceptors + 1] = {
     name = name, route = route, routes = routes and strings(routes, "routes", "route names", what, name),
     pattern = pattern, patterns = patterns and strings(patterns, "patterns", "URL patterns", what, name),
